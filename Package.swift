@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "SwiftLite",
+  products: [
+    .library(name: "SwiftLite", targets: ["SwiftLite"]),
+    .executable(name: "UserDAO", targets: ["UserDAO"]),
+    .executable(name: "Contacts", targets: ["Contacts"]),
+    .executable(name: "SwiftLiteBenchmarks", targets: ["SwiftLiteBenchmarks"]),
+  ],
+  targets: [
+    // The system SQLite library. Only Sources/SwiftLite/Core imports it.
+    .systemLibrary(
+      name: "CSQLite",
+      path: "Sources/CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+    ),
+    .target(
+      name: "SwiftLite",
+      dependencies: ["CSQLite"],
+      path: "Sources/SwiftLite"
+    ),
+
+    // Sample: seed 001, a hand-written DAO on the trio.
+    .target(name: "UserDAOSample", dependencies: ["SwiftLite"], path: "Samples/UserDAO/Sources"),
+    .executableTarget(name: "UserDAO", dependencies: ["UserDAOSample"], path: "Samples/UserDAO/Main"),
+
+    // Sample: seed 004, a contacts app with hashed passwords (libcrypto, this sample only).
+    .systemLibrary(
+      name: "CCrypto",
+      path: "Samples/Contacts/CCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+    ),
+    .target(
+      name: "ContactsSample", dependencies: ["SwiftLite", "CCrypto"], path: "Samples/Contacts/Sources"),
+    .executableTarget(name: "Contacts", dependencies: ["ContactsSample"], path: "Samples/Contacts/Main"),
+
+    // Benchmarks: SwiftLite against the raw C API in the same process.
+    .executableTarget(
+      name: "SwiftLiteBenchmarks",
+      dependencies: ["SwiftLite", "CSQLite"],
+      path: "Benchmarks"
+    ),
+
+    .testTarget(name: "SwiftLiteTests", dependencies: ["SwiftLite"], path: "Tests/SwiftLiteTests"),
+    .testTarget(
+      name: "SamplesTests",
+      dependencies: ["SwiftLite", "UserDAOSample", "ContactsSample"],
+      path: "Tests/SamplesTests"
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,72 @@
+internal import CSQLite
+
+/// How a ``Connection`` opens its file, and the settings it starts with.
+public struct OpenOptions: Sendable {
+  /// The `SQLITE_OPEN_*` flags passed to `sqlite3_open_v2`. Default:
+  /// `[.readWrite, .create, .noMutex]`. See <https://sqlite.org/c3ref/open.html>.
+  public var flags: OpenFlags = [.readWrite, .create, .noMutex]
+  /// Enforce foreign keys (`PRAGMA foreign_keys = ON`). Default `true`.
+  public var foreignKeys = true
+  /// Seconds to wait for another connection's lock before `SQLITE_BUSY`. Default 5.
+  public var busyTimeout: Double = 5
+  /// A journal mode to set when opening, such as `.wal`; `nil` keeps the file's own.
+  public var journalMode: JournalMode?
+  /// How many prepared statements the connection keeps, keyed by SQL. Default 64.
+  public var statementCacheCapacity = 64
+
+  /// The default options: read-write, create when missing, foreign keys on.
+  public init() {}
+
+  /// Options for reading only: the file must exist and cannot be written.
+  public static var readOnly: OpenOptions {
+    var options = OpenOptions()
+    options.flags = [.readOnly, .noMutex]
+    return options
+  }
+}
+
+/// The flags of `sqlite3_open_v2`, named as SQLite names them.
+public struct OpenFlags: OptionSet, Sendable {
+  /// The raw `SQLITE_OPEN_*` bits.
+  public let rawValue: Int32
+  /// Wraps raw `SQLITE_OPEN_*` bits.
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+
+  /// `SQLITE_OPEN_READONLY`.
+  public static let readOnly = OpenFlags(rawValue: SQLITE_OPEN_READONLY)
+  /// `SQLITE_OPEN_READWRITE`.
+  public static let readWrite = OpenFlags(rawValue: SQLITE_OPEN_READWRITE)
+  /// `SQLITE_OPEN_CREATE`: create the file when missing.
+  public static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
+  /// `SQLITE_OPEN_URI`: interpret the path as a `file:` URI.
+  public static let uri = OpenFlags(rawValue: SQLITE_OPEN_URI)
+  /// `SQLITE_OPEN_MEMORY`: an in-memory database.
+  public static let memory = OpenFlags(rawValue: SQLITE_OPEN_MEMORY)
+  /// `SQLITE_OPEN_NOMUTEX`: no per-connection mutex (the connection is used by one thread
+  /// at a time, as SwiftLite's types guarantee).
+  public static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
+  /// `SQLITE_OPEN_FULLMUTEX`: serialize every call on a mutex.
+  public static let fullMutex = OpenFlags(rawValue: SQLITE_OPEN_FULLMUTEX)
+  /// `SQLITE_OPEN_SHAREDCACHE`.
+  public static let sharedCache = OpenFlags(rawValue: SQLITE_OPEN_SHAREDCACHE)
+  /// `SQLITE_OPEN_PRIVATECACHE`.
+  public static let privateCache = OpenFlags(rawValue: SQLITE_OPEN_PRIVATECACHE)
+  /// `SQLITE_OPEN_NOFOLLOW`: refuse a path that is a symbolic link.
+  public static let noFollow = OpenFlags(rawValue: SQLITE_OPEN_NOFOLLOW)
+}
+
+/// SQLite's journal modes. See <https://sqlite.org/pragma.html#pragma_journal_mode>.
+public enum JournalMode: String, Sendable {
+  /// The default rollback journal, deleted after each transaction.
+  case delete
+  /// The rollback journal is truncated instead of deleted.
+  case truncate
+  /// The rollback journal's header is zeroed instead.
+  case persist
+  /// The journal is kept in memory.
+  case memory
+  /// Write-ahead log: readers do not block the writer, nor the writer readers.
+  case wal
+  /// No journal: no rollback, no atomic commit.
+  case off
+}

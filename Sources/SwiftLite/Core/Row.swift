@@ -1,0 +1,191 @@
+/// One result row.
+///
+/// A row handed to a streaming loop (``Connection/forEachRow(_:_:_:)``,
+/// ``Statement/forEachRow(_:)``) reads its columns in place from the statement: nothing is
+/// copied until you ask for a value, and it is valid only during that iteration. Rows
+/// returned by ``Connection/query(_:_:)`` hold their values.
+///
+/// Read raw values, or typed ones with the explicit mapping of ``SQLiteValueConvertible``:
+///
+/// ```swift
+/// for row in try db.query("SELECT id, name, age FROM user") {
+///   let id: Int64 = try row.get(at: 0)
+///   let name: String = try row.get("name")
+///   let age: Int? = try row.get("age")     // NULL reads as nil, never 0
+/// }
+/// ```
+///
+/// Reading never converts between storage classes (except INTEGER to a floating-point type
+/// when exact): a mismatch throws a `DecodingError` whose message names the column, the
+/// expected Swift type and the stored class. Not `Sendable`: copy values out to share them.
+public struct Row {
+  @usableFromInline enum Storage {
+    case statement(Statement)
+    case buffer(RowBuffer, base: Int)
+  }
+
+  @usableFromInline let storage: Storage
+
+  init(statement: Statement) { storage = .statement(statement) }
+
+  init(buffer: RowBuffer, base: Int) { storage = .buffer(buffer, base: base) }
+
+  /// Builds a detached row from names and values (for tests and for your own rows).
+  public init(columns: [String], values: [SQLiteValue]) {
+    precondition(columns.count == values.count, "one value per column")
+    storage = .buffer(
+      RowBuffer(layout: ColumnLayout(names: columns), values: ContiguousArray(values)), base: 0)
+  }
+
+  @usableFromInline var layout: ColumnLayout {
+    switch storage {
+    case .statement(let statement): return statement.layout
+    case .buffer(let buffer, _): return buffer.layout
+    }
+  }
+
+  /// The number of columns.
+  public var count: Int {
+    switch storage {
+    case .statement(let statement): return statement.columnCount
+    case .buffer(let buffer, _): return buffer.layout.names.count
+    }
+  }
+
+  /// The column names, in order.
+  public var columnNames: [String] { layout.names }
+
+  /// The raw value at a position. The position must be in `0..<count` (a programming
+  /// error otherwise, like an array index); use ``get(_:at:)`` to get a thrown error instead.
+  @inlinable public subscript(index: Int) -> SQLiteValue {
+    precondition(index >= 0 && index < count, "column index \(index) out of range 0..<\(count)")
+    return value(at: index)
+  }
+
+  /// The raw value of the first column with this name, or `nil` when there is no such column.
+  public subscript(name: String) -> SQLiteValue? {
+    layout.index(of: name).map { value(at: $0) }
+  }
+
+  /// All values, in column order.
+  public var values: [SQLiteValue] { (0..<count).map { value(at: $0) } }
+
+  /// Whether the column holds NULL.
+  /// - Throws: `DecodingError.keyNotFound` for an unknown column.
+  public func isNull(_ name: String) throws -> Bool {
+    try value(at: index(of: name)).isNull
+  }
+
+  @usableFromInline func value(at index: Int) -> SQLiteValue {
+    switch storage {
+    case .statement(let statement): return statement.columnValue(at: index)
+    case .buffer(let buffer, let base): return buffer.values[base + index]
+    }
+  }
+
+  /// The value at a position as a Swift type.
+  /// - Throws: `DecodingError.keyNotFound` for a position outside the row,
+  ///   `DecodingError.valueNotFound` for NULL read as a non-optional type,
+  ///   `DecodingError.typeMismatch` for another storage class or an out-of-range integer.
+  @inlinable
+  public func get<T: SQLiteValueConvertible>(_ type: T.Type = T.self, at index: Int) throws -> T {
+    guard index >= 0 && index < count else {
+      throw DecodingError.keyNotFound(
+        ColumnKey(intValue: index),
+        .init(codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
+    }
+    let stored = value(at: index)
+    if let converted = T(sqliteValue: stored) { return converted }
+    throw mismatch(T.self, stored, at: index)
+  }
+
+  /// The value of the first column with this name as a Swift type.
+  /// - Throws: `DecodingError.keyNotFound` for an unknown column name, and what
+  ///   ``get(_:at:)`` throws.
+  @inlinable
+  public func get<T: SQLiteValueConvertible>(_ type: T.Type = T.self, _ name: String) throws -> T {
+    try get(T.self, at: index(of: name))
+  }
+
+  /// The position of the first column with this name.
+  /// - Throws: `DecodingError.keyNotFound` naming the column and the row's columns.
+  @usableFromInline func index(of name: String) throws -> Int {
+    guard let index = layout.index(of: name) else {
+      throw DecodingError.keyNotFound(
+        ColumnKey(stringValue: name),
+        .init(
+          codingPath: [],
+          debugDescription:
+            "no column named '\(name)' (columns: \(layout.names.joined(separator: ", ")))"))
+    }
+    return index
+  }
+
+  @usableFromInline func mismatch(_ type: Any.Type, _ stored: SQLiteValue, at index: Int)
+    -> DecodingError
+  {
+    let name = layout.names[index]
+    let key = ColumnKey(stringValue: name)
+    if stored.isNull {
+      return .valueNotFound(
+        type,
+        .init(
+          codingPath: [key], debugDescription: "column '\(name)': expected \(type), stored NULL"))
+    }
+    var detail = "column '\(name)': expected \(type), stored \(stored.storageClass)"
+    if case .integer(let number) = stored { detail += " \(number) (out of range or not allowed)" }
+    return .typeMismatch(type, .init(codingPath: [key], debugDescription: detail))
+  }
+
+  /// Calls `body` with the bytes of a TEXT or BLOB column without copying them. The bytes
+  /// are valid only inside `body`. Returns `nil` for other storage classes.
+  /// - Throws: what `body` throws; `DecodingError.keyNotFound` for a bad position.
+  public func withUnsafeBytes<T>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> T)
+    throws -> T?
+  {
+    guard index >= 0 && index < count else {
+      throw DecodingError.keyNotFound(
+        ColumnKey(intValue: index),
+        .init(codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
+    }
+    switch storage {
+    case .statement(let statement):
+      return try statement.withUnsafeColumnBytes(at: index, body)
+    case .buffer(let buffer, let base):
+      switch buffer.values[base + index] {
+      case .text(var text): return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+      case .blob(let data): return try data.withUnsafeBytes { try body($0) }
+      default: return nil
+      }
+    }
+  }
+
+  /// A row that holds its own values, safe to keep after the iteration moves on.
+  public func copy() -> Row {
+    switch storage {
+    case .buffer: return self
+    case .statement(let statement):
+      let buffer = RowBuffer(layout: statement.layout, values: ContiguousArray(values))
+      return Row(buffer: buffer, base: 0)
+    }
+  }
+}
+
+extension Row: CustomStringConvertible {
+  /// `[name: value, ...]`.
+  public var description: String {
+    "[" + zip(columnNames, values).map { "\($0): \($1)" }.joined(separator: ", ") + "]"
+  }
+}
+
+/// The values of one or many materialized rows, in one contiguous array: fetching N rows
+/// allocates once for all of them, not once per row. A row keeps the whole buffer alive.
+@usableFromInline final class RowBuffer {
+  let layout: ColumnLayout
+  @usableFromInline let values: ContiguousArray<SQLiteValue>
+
+  init(layout: ColumnLayout, values: ContiguousArray<SQLiteValue>) {
+    self.layout = layout
+    self.values = values
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One value as SQLite stores it: exactly one of its five storage classes.
+///
+/// SwiftLite never converts between classes behind your back. Values are always bound to
+/// statements (never spliced into SQL), and reading a column gives back the class SQLite
+/// actually stored. See <https://sqlite.org/datatype3.html>.
+///
+/// `SQLiteValue` is `Sendable`, `Hashable` and `Codable`-free by design: it is the raw layer.
+public enum SQLiteValue: Sendable, Hashable {
+  /// The INTEGER storage class: a signed 64-bit integer.
+  case integer(Int64)
+  /// The REAL storage class: an IEEE 754 double. NaN cannot be stored (SQLite turns it into NULL).
+  case real(Double)
+  /// The TEXT storage class: UTF-8 text. It may contain NUL characters.
+  case text(String)
+  /// The BLOB storage class: bytes exactly as given. An empty blob is not NULL.
+  case blob(Data)
+  /// The NULL storage class.
+  case null
+
+  /// The storage class of this value.
+  public var storageClass: StorageClass {
+    switch self {
+    case .integer: return .integer
+    case .real: return .real
+    case .text: return .text
+    case .blob: return .blob
+    case .null: return .null
+    }
+  }
+
+  /// `true` for `.null`.
+  public var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+
+  /// SQLite's five storage classes, named as SQLite names them.
+  public enum StorageClass: String, Sendable, Hashable, CustomStringConvertible {
+    /// A signed 64-bit integer.
+    case integer = "INTEGER"
+    /// An 8-byte IEEE floating point number.
+    case real = "REAL"
+    /// A text string.
+    case text = "TEXT"
+    /// Bytes, stored exactly as given.
+    case blob = "BLOB"
+    /// No value.
+    case null = "NULL"
+
+    /// The SQL name of the class: `INTEGER`, `REAL`, `TEXT`, `BLOB` or `NULL`.
+    public var description: String { rawValue }
+  }
+}
+
+extension SQLiteValue: CustomStringConvertible {
+  /// A short human-readable form, such as `42`, `'text'`, `x'00ff'` or `NULL`.
+  public var description: String {
+    switch self {
+    case .integer(let value): return String(value)
+    case .real(let value): return String(value)
+    case .text(let value): return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+    case .blob(let data): return "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
+    case .null: return "NULL"
+    }
+  }
+}
+
+extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+  ExpressibleByStringLiteral, ExpressibleByNilLiteral, ExpressibleByBooleanLiteral
+{
+  /// Creates `.integer` from an integer literal.
+  public init(integerLiteral value: Int64) { self = .integer(value) }
+  /// Creates `.real` from a floating-point literal.
+  public init(floatLiteral value: Double) { self = .real(value) }
+  /// Creates `.text` from a string literal.
+  public init(stringLiteral value: String) { self = .text(value) }
+  /// Creates `.null` from `nil`.
+  public init(nilLiteral: ()) { self = .null }
+  /// Creates `.integer(1)` or `.integer(0)` from a Boolean literal.
+  public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
+}

@@ -1,0 +1,309 @@
+import Foundation
+internal import CSQLite
+
+/// A prepared SQL statement: one compiled `sqlite3_stmt`.
+///
+/// Get one from ``Connection/prepare(_:)``, bind arguments, then ``step()`` through its rows.
+/// It is finalized when released. Like its `Connection`, it is not thread-safe and is not
+/// `Sendable`: use it on the thread (or inside the queue closure) that made it.
+///
+/// ```swift
+/// let insert = try db.prepare("INSERT INTO point(x, y) VALUES (?, ?)")
+/// for (x, y) in points {
+///   try insert.bind([x, y])
+///   try insert.execute()
+/// }
+/// ```
+///
+/// See <https://sqlite.org/c3ref/stmt.html>.
+public final class Statement {
+  let handle: OpaquePointer
+  /// The SQL text this statement was prepared from.
+  public let sql: String
+  /// The number of parameters (`?`, `:name`, ...) the statement takes; the largest index.
+  public let parameterCount: Int
+  /// The number of columns each row has (0 for statements that return no rows).
+  public let columnCount: Int
+  /// Set while a cached statement is being stepped, so nested use of the same SQL gets a
+  /// fresh statement instead of disturbing this one.
+  var isInUse = false
+  private var cachedLayout: ColumnLayout?
+
+  init(handle: OpaquePointer, sql: String) {
+    self.handle = handle
+    self.sql = sql
+    self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
+    self.columnCount = Int(sqlite3_column_count(handle))
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  /// Prepares one statement; the SQL must hold exactly one (trailing blanks and `;` are fine).
+  static func prepare(_ sql: String, db: OpaquePointer, persistent: Bool) throws(SQLiteError)
+    -> Statement
+  {
+    var statement: OpaquePointer?
+    var tailOffset = 0
+    let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+    let code = sql.withCString { text in
+      var tail: UnsafePointer<CChar>?
+      let code = sqlite3_prepare_v3(db, text, -1, flags, &statement, &tail)
+      if let tail { tailOffset = tail - text }
+      return code
+    }
+    guard code == SQLITE_OK else { throw SQLiteError(code, db, sql: sql) }
+    guard let statement else {
+      throw SQLiteError.misuse("no SQL statement to prepare (empty or only comments)", sql: sql)
+    }
+    let rest = sql.utf8.dropFirst(tailOffset)
+    if rest.contains(where: { $0 != UInt8(ascii: ";") && !Self.isBlank($0) }) {
+      sqlite3_finalize(statement)
+      throw SQLiteError.misuse(
+        "prepare takes one SQL statement; use execute(_:) to run several", sql: sql)
+    }
+    return Statement(handle: statement, sql: sql)
+  }
+
+  private static func isBlank(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  // MARK: Describing the statement
+
+  /// The column names, in order, as SQLite reports them (`AS` aliases included).
+  public var columnNames: [String] { layout.names }
+
+  /// The declared type of each column (`"INTEGER"`, `"TEXT"`, ...), or `nil` for an
+  /// expression or a column declared without a type. See <https://sqlite.org/c3ref/column_decltype.html>.
+  public var declaredTypes: [String?] {
+    (0..<columnCount).map { index in
+      sqlite3_column_decltype(handle, Int32(index)).map { String(cString: $0) }
+    }
+  }
+
+  /// `true` when the statement makes no direct change to the database file.
+  /// See <https://sqlite.org/c3ref/stmt_readonly.html>.
+  public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+  /// The names of the parameters by index (`nil` for a nameless `?`), index 1 first.
+  public var parameterNames: [String?] {
+    (0..<parameterCount).map { index in
+      sqlite3_bind_parameter_name(handle, Int32(index + 1)).map { String(cString: $0) }
+    }
+  }
+
+  /// Column names and their positions, computed once per statement.
+  var layout: ColumnLayout {
+    if let cachedLayout { return cachedLayout }
+    let names = (0..<columnCount).map { index in
+      sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+    let layout = ColumnLayout(names: names)
+    cachedLayout = layout
+    return layout
+  }
+
+  // MARK: Running
+
+  /// Resets the statement so it can run again from the start. Bindings are kept.
+  /// See <https://sqlite.org/c3ref/reset.html>.
+  public func reset() {
+    // sqlite3_reset repeats the last step's error, which step() already threw.
+    sqlite3_reset(handle)
+  }
+
+  /// Sets every parameter back to NULL.
+  public func clearBindings() {
+    sqlite3_clear_bindings(handle)
+  }
+
+  /// Advances to the next row.
+  /// - Returns: `true` when a row is available (read it with ``row``), `false` when done.
+  /// - Throws: `SQLiteError` for any failure (constraint, busy, interrupt, ...). The
+  ///   statement must be ``reset()`` before it can run again.
+  @discardableResult
+  public func step() throws(SQLiteError) -> Bool {
+    let code = sqlite3_step(handle)
+    if code == SQLITE_ROW { return true }
+    if code == SQLITE_DONE { return false }
+    throw SQLiteError(code, sqlite3_db_handle(handle), sql: sql)
+  }
+
+  /// Runs the statement to completion, ignoring rows it returns, then resets it.
+  /// - Throws: `SQLiteError` when a step fails; the statement is reset either way.
+  public func execute() throws(SQLiteError) {
+    defer { sqlite3_reset(handle) }
+    while try step() {}
+  }
+
+  /// The current row, read in place. Valid until the next ``step()`` or ``reset()``;
+  /// call ``Row/copy()`` to keep its values.
+  public var row: Row { Row(statement: self) }
+
+  /// Steps through every row, handing each to `body` in place, then resets the statement.
+  /// Memory stays flat however many rows there are.
+  /// - Throws: `SQLiteError` from a step, or what `body` throws (which stops the iteration).
+  public func forEachRow(_ body: (Row) throws -> Void) throws {
+    defer { sqlite3_reset(handle) }
+    let row = Row(statement: self)
+    while try step() { try body(row) }
+  }
+
+  // MARK: Binding
+
+  /// Binds arguments, positional or named, after clearing earlier bindings' state.
+  /// - Throws: `SQLiteError` (`.range`) when the count of positional arguments differs
+  ///   from ``parameterCount`` or a name matches no parameter; `.mismatch` for a value SQLite
+  ///   cannot store; the parameter is named in the message.
+  public func bind(_ arguments: StatementArguments) throws {
+    switch arguments.storage {
+    case .positional(let values):
+      guard values.count == parameterCount else {
+        throw SQLiteError.range(
+          "expected \(parameterCount) argument(s), got \(values.count)", sql: sql,
+          parameterCount: parameterCount)
+      }
+      for (offset, value) in values.enumerated() {
+        try bind(value, at: offset + 1)
+      }
+    case .named(let pairs):
+      for (name, value) in pairs {
+        try bind(value, at: try parameterIndex(named: name))
+      }
+    }
+  }
+
+  /// Binds one value to the parameter at a 1-based index.
+  /// - Throws: `SQLiteError` (`.range`) for an index outside 1...``parameterCount``;
+  ///   `.mismatch` for a value SQLite cannot store.
+  public func bind(_ value: (any SQLiteValueConvertible)?, at index: Int) throws {
+    guard index >= 1, index <= parameterCount else {
+      throw SQLiteError.range(
+        "parameter index \(index) is out of range 1...\(parameterCount)", sql: sql,
+        parameterCount: parameterCount)
+    }
+    let converted: SQLiteValue
+    do {
+      converted = try value?.sqliteValue() ?? .null
+    } catch let error as SQLiteError {
+      throw SQLiteError(
+        extendedCode: error.extendedCode, message: "parameter \(index): \(error.message)",
+        sql: sql, parameterCount: parameterCount)
+    }
+    try bindValue(converted, at: Int32(index))
+  }
+
+  /// Binds one value to a named parameter (`:id`, `@id`, `$id`, or `id` to try them all).
+  /// - Throws: `SQLiteError` (`.range`) when no parameter has that name.
+  public func bind(_ value: (any SQLiteValueConvertible)?, named name: String) throws {
+    try bind(value, at: parameterIndex(named: name))
+  }
+
+  private func parameterIndex(named name: String) throws(SQLiteError) -> Int {
+    let candidates =
+      name.first.map { ":@$?".contains($0) } == true ? [name] : [":" + name, "@" + name, "$" + name]
+    for candidate in candidates {
+      let index = sqlite3_bind_parameter_index(handle, candidate)
+      if index > 0 { return Int(index) }
+    }
+    throw SQLiteError.range(
+      "no parameter named '\(name)'", sql: sql, parameterCount: parameterCount)
+  }
+
+  /// Binds an `SQLiteValue` straight to `sqlite3_bind_*`. Text and blobs are copied once,
+  /// by SQLite (`SQLITE_TRANSIENT`), from Swift's own storage.
+  func bindValue(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+    let code: Int32
+    switch value {
+    case .integer(let number):
+      code = sqlite3_bind_int64(handle, index, number)
+    case .real(let number):
+      guard !number.isNaN else {
+        throw SQLiteError(
+          extendedCode: .mismatch, message: "parameter \(index): \(SQLiteError.notANumber.message)",
+          sql: sql, parameterCount: parameterCount)
+      }
+      code = sqlite3_bind_double(handle, index, number)
+    case .text(var text):
+      code = text.withUTF8 { bytes in
+        // A zero-length buffer may have no address; SQLite would then bind NULL.
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+          return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+          sqlite3_bind_text64(
+            handle, index, $0, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+        }
+      }
+    case .blob(let data):
+      if data.isEmpty {
+        code = sqlite3_bind_zeroblob(handle, index, 0)
+      } else {
+        code = data.withUnsafeBytes { bytes in
+          sqlite3_bind_blob64(
+            handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), sqliteTransient)
+        }
+      }
+    case .null:
+      code = sqlite3_bind_null(handle, index)
+    }
+    guard code == SQLITE_OK else { throw SQLiteError(code, sqlite3_db_handle(handle), sql: sql) }
+  }
+
+  // MARK: Reading the current row (used by Row)
+
+  @usableFromInline func columnValue(at index: Int) -> SQLiteValue {
+    let column = Int32(index)
+    switch sqlite3_column_type(handle, column) {
+    case SQLITE_INTEGER:
+      return .integer(sqlite3_column_int64(handle, column))
+    case SQLITE_FLOAT:
+      return .real(sqlite3_column_double(handle, column))
+    case SQLITE_TEXT:
+      // By length, so text holding NUL comes back whole; invalid UTF-8 is repaired (U+FFFD).
+      guard let text = sqlite3_column_text(handle, column) else { return .text("") }
+      let count = Int(sqlite3_column_bytes(handle, column))
+      return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+    case SQLITE_BLOB:
+      // A zero-length blob gives a NULL pointer.
+      guard let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
+      return .blob(Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, column))))
+    case SQLITE_NULL:
+      return .null
+    default:
+      preconditionFailure("sqlite3_column_type returned an unknown storage class")
+    }
+  }
+
+  @usableFromInline func columnInt64(at index: Int) -> Int64? {
+    let column = Int32(index)
+    guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else { return nil }
+    return sqlite3_column_int64(handle, column)
+  }
+
+  /// Calls `body` with the bytes of a TEXT or BLOB column without copying them; the
+  /// pointer is valid only inside `body`. `nil` for other classes.
+  func withUnsafeColumnBytes<T>(
+    at index: Int, _ body: (UnsafeRawBufferPointer) throws -> T
+  ) rethrows -> T? {
+    let column = Int32(index)
+    switch sqlite3_column_type(handle, column) {
+    case SQLITE_TEXT:
+      let text = sqlite3_column_text(handle, column)
+      return try body(
+        UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))))
+    case SQLITE_BLOB:
+      let blob = sqlite3_column_blob(handle, column)
+      return try body(
+        UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column))))
+    default:
+      return nil
+    }
+  }
+}
+
+@available(*, unavailable, message: "A Statement belongs to one thread; use DatabaseQueue.")
+extension Statement: Sendable {}
+
+/// `SQLITE_TRANSIENT`: SQLite copies the bytes before the bind call returns.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

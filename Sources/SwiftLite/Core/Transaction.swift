@@ -1,0 +1,83 @@
+/// How a transaction takes its locks. See <https://sqlite.org/lang_transaction.html>.
+public enum TransactionKind: String, Sendable {
+  /// Locks are taken when first needed (SQLite's default).
+  case deferred = "DEFERRED"
+  /// The write lock is taken at once: a busy database fails at BEGIN, not mid-way.
+  case immediate = "IMMEDIATE"
+  /// Like immediate; in WAL mode the same, otherwise readers are shut out too.
+  case exclusive = "EXCLUSIVE"
+}
+
+extension Connection {
+  /// Runs `body` in a transaction: commits when it returns, rolls back when it throws and
+  /// rethrows that first error.
+  ///
+  /// ```swift
+  /// try db.transaction(.immediate) { db in
+  ///   try db.run("UPDATE account SET balance = balance - 10 WHERE id = ?", [from])
+  ///   try db.run("UPDATE account SET balance = balance + 10 WHERE id = ?", [to])
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - kind: the locking behaviour; `.deferred` by default.
+  ///   - body: the work; it receives this connection.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws (after rolling back), or `SQLiteError` when BEGIN or
+  ///   COMMIT fails (a failed COMMIT is rolled back too); BEGIN fails inside another
+  ///   transaction: use ``savepoint(_:_:)`` to nest.
+  @discardableResult
+  public func transaction<T>(
+    _ kind: TransactionKind = .deferred, _ body: (Connection) throws -> T
+  ) throws -> T {
+    try execute("BEGIN " + kind.rawValue + " TRANSACTION")
+    let result: T
+    do {
+      result = try body(self)
+    } catch {
+      rollbackQuietly("ROLLBACK TRANSACTION")
+      throw error
+    }
+    do {
+      try execute("COMMIT TRANSACTION")
+    } catch {
+      rollbackQuietly("ROLLBACK TRANSACTION")
+      throw error
+    }
+    return result
+  }
+
+  /// Runs `body` inside a savepoint: released when it returns, rolled back to its start
+  /// when it throws (and the error rethrown). Savepoints nest, inside a transaction or not.
+  /// - Parameters:
+  ///   - name: a name for the savepoint; a unique one is made when `nil`.
+  ///   - body: the work; it receives this connection.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws, or `SQLiteError` when SAVEPOINT or RELEASE fails.
+  @discardableResult
+  public func savepoint<T>(_ name: String? = nil, _ body: (Connection) throws -> T) throws -> T {
+    let quoted = SQLIdentifier.quote(name ?? nextSavepointName())
+    try execute("SAVEPOINT " + quoted)
+    let result: T
+    do {
+      result = try body(self)
+    } catch {
+      rollbackQuietly("ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted)
+      throw error
+    }
+    do {
+      try execute("RELEASE SAVEPOINT " + quoted)
+    } catch {
+      rollbackQuietly("ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted)
+      throw error
+    }
+    return result
+  }
+
+  /// Rolls back after a failure whose error is the one to report. SQLite may already have
+  /// rolled back on its own (after SQLITE_FULL, SQLITE_IOERR, ...), in which case the
+  /// rollback's own "no transaction is active" error is expected and not the news.
+  private func rollbackQuietly(_ sql: String) {
+    guard isInTransaction else { return }
+    do { try execute(sql) } catch { /* the first error is rethrown by the caller */  }
+  }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+// The explicit mapping of DESIGN.md, one conformance per Swift type.
+
+extension Int64: SQLiteValueConvertible {
+  /// INTEGER.
+  public static var storageClass: SQLiteValue.StorageClass { .integer }
+  /// `.integer(self)`.
+  @inlinable public func sqliteValue() -> SQLiteValue { .integer(self) }
+  /// From INTEGER only.
+  @inlinable public init?(sqliteValue: SQLiteValue) {
+    guard case .integer(let value) = sqliteValue else { return nil }
+    self = value
+  }
+}
+
+/// Fixed-width integers other than `Int64` bind as INTEGER and read back only when the
+/// stored value fits; a `UInt64` above `Int64.max` cannot be stored and is refused.
+extension SQLiteValueConvertible where Self: FixedWidthInteger {
+  /// INTEGER.
+  public static var storageClass: SQLiteValue.StorageClass { .integer }
+  /// `.integer`, or an error when the value does not fit in 64 signed bits.
+  /// - Throws: `SQLiteError` (`.mismatch`) for a value above `Int64.max`.
+  @inlinable public func sqliteValue() throws -> SQLiteValue {
+    guard let value = Int64(exactly: self) else {
+      throw SQLiteError(
+        extendedCode: .mismatch,
+        message: "\(Self.self) value \(self) does not fit in SQLite's 64-bit INTEGER")
+    }
+    return .integer(value)
+  }
+  /// From INTEGER only, when the value fits in this type.
+  @inlinable public init?(sqliteValue: SQLiteValue) {
+    guard case .integer(let value) = sqliteValue, let exact = Self(exactly: value) else {
+      return nil
+    }
+    self = exact
+  }
+}
+
+extension Int: SQLiteValueConvertible {}
+extension Int8: SQLiteValueConvertible {}
+extension Int16: SQLiteValueConvertible {}
+extension Int32: SQLiteValueConvertible {}
+extension UInt: SQLiteValueConvertible {}
+extension UInt8: SQLiteValueConvertible {}
+extension UInt16: SQLiteValueConvertible {}
+extension UInt32: SQLiteValueConvertible {}
+extension UInt64: SQLiteValueConvertible {}
+
+extension Bool: SQLiteValueConvertible {
+  /// INTEGER (0 or 1).
+  public static var storageClass: SQLiteValue.StorageClass { .integer }
+  /// `.integer(1)` or `.integer(0)`.
+  public func sqliteValue() -> SQLiteValue { .integer(self ? 1 : 0) }
+  /// From INTEGER 0 or 1 only.
+  public init?(sqliteValue: SQLiteValue) {
+    switch sqliteValue {
+    case .integer(0): self = false
+    case .integer(1): self = true
+    default: return nil
+    }
+  }
+}
+
+extension Double: SQLiteValueConvertible {
+  /// REAL.
+  public static var storageClass: SQLiteValue.StorageClass { .real }
+  /// `.real`, refusing NaN.
+  /// - Throws: `SQLiteError` (`.mismatch`) for NaN, which SQLite would store as NULL.
+  @inlinable public func sqliteValue() throws -> SQLiteValue {
+    guard !isNaN else { throw SQLiteError.notANumber }
+    return .real(self)
+  }
+  /// From REAL, or from INTEGER when exactly representable (up to 2^53).
+  @inlinable public init?(sqliteValue: SQLiteValue) {
+    switch sqliteValue {
+    case .real(let value): self = value
+    case .integer(let value):
+      guard let exact = Double(exactly: value) else { return nil }
+      self = exact
+    default: return nil
+    }
+  }
+}
+
+extension Float: SQLiteValueConvertible {
+  /// REAL.
+  public static var storageClass: SQLiteValue.StorageClass { .real }
+  /// `.real`, refusing NaN.
+  /// - Throws: `SQLiteError` (`.mismatch`) for NaN.
+  public func sqliteValue() throws -> SQLiteValue { try Double(self).sqliteValue() }
+  /// From what `Double` reads, narrowed to `Float`.
+  public init?(sqliteValue: SQLiteValue) {
+    guard let value = Double(sqliteValue: sqliteValue) else { return nil }
+    self = Float(value)
+  }
+}
+
+extension String: SQLiteValueConvertible {
+  /// TEXT.
+  public static var storageClass: SQLiteValue.StorageClass { .text }
+  /// `.text(self)`.
+  @inlinable public func sqliteValue() -> SQLiteValue { .text(self) }
+  /// From TEXT only.
+  @inlinable public init?(sqliteValue: SQLiteValue) {
+    guard case .text(let value) = sqliteValue else { return nil }
+    self = value
+  }
+}
+
+extension Character: SQLiteValueConvertible {
+  /// TEXT.
+  public static var storageClass: SQLiteValue.StorageClass { .text }
+  /// `.text` of the one character.
+  public func sqliteValue() -> SQLiteValue { .text(String(self)) }
+  /// From TEXT holding exactly one character.
+  public init?(sqliteValue: SQLiteValue) {
+    guard case .text(let value) = sqliteValue, value.count == 1, let first = value.first else {
+      return nil
+    }
+    self = first
+  }
+}
+
+extension Data: SQLiteValueConvertible {
+  /// BLOB.
+  public static var storageClass: SQLiteValue.StorageClass { .blob }
+  /// `.blob(self)`; an empty `Data` is an empty blob, not NULL.
+  public func sqliteValue() -> SQLiteValue { .blob(self) }
+  /// From BLOB only.
+  public init?(sqliteValue: SQLiteValue) {
+    guard case .blob(let value) = sqliteValue else { return nil }
+    self = value
+  }
+}
+
+extension Array: SQLiteValueConvertible where Element == UInt8 {
+  /// BLOB.
+  public static var storageClass: SQLiteValue.StorageClass { .blob }
+  /// `.blob` of the bytes.
+  public func sqliteValue() -> SQLiteValue { .blob(Data(self)) }
+  /// From BLOB only.
+  public init?(sqliteValue: SQLiteValue) {
+    guard case .blob(let value) = sqliteValue else { return nil }
+    self = [UInt8](value)
+  }
+}
+
+extension UUID: SQLiteValueConvertible {
+  /// TEXT, the canonical upper-case form.
+  public static var storageClass: SQLiteValue.StorageClass { .text }
+  /// `.text(uuidString)`.
+  public func sqliteValue() -> SQLiteValue { .text(uuidString) }
+  /// From TEXT in the canonical form (either case).
+  public init?(sqliteValue: SQLiteValue) {
+    guard case .text(let value) = sqliteValue, let uuid = UUID(uuidString: value) else {
+      return nil
+    }
+    self = uuid
+  }
+}
+
+extension URL: SQLiteValueConvertible {
+  /// TEXT, the absolute string.
+  public static var storageClass: SQLiteValue.StorageClass { .text }
+  /// `.text(absoluteString)`.
+  public func sqliteValue() -> SQLiteValue { .text(absoluteString) }
+  /// From TEXT that parses as a URL.
+  public init?(sqliteValue: SQLiteValue) {
+    guard case .text(let value) = sqliteValue, let url = URL(string: value) else { return nil }
+    self = url
+  }
+}
+
+extension Decimal: SQLiteValueConvertible {
+  /// TEXT, so no digit is lost to floating point.
+  public static var storageClass: SQLiteValue.StorageClass { .text }
+  /// `.text` of the exact decimal digits.
+  public func sqliteValue() -> SQLiteValue { .text(description) }
+  /// From TEXT holding a decimal number written with a `.` separator.
+  public init?(sqliteValue: SQLiteValue) {
+    guard case .text(let value) = sqliteValue,
+      let decimal = Decimal(string: value, locale: Locale(identifier: "en_US_POSIX"))
+    else { return nil }
+    self = decimal
+  }
+}
+
+extension Date: SQLiteValueConvertible {
+  /// TEXT, ISO-8601 in UTC with milliseconds: `2026-11-30T01:44:41.123Z`.
+  public static var storageClass: SQLiteValue.StorageClass { .text }
+  /// `.text` of the ISO-8601 form with milliseconds, in UTC.
+  public func sqliteValue() -> SQLiteValue { .text(ISO8601Text.format(self)) }
+  /// From TEXT in ISO-8601 form, with or without fractional seconds.
+  public init?(sqliteValue: SQLiteValue) {
+    guard case .text(let value) = sqliteValue, let date = ISO8601Text.parse(value) else {
+      return nil
+    }
+    self = date
+  }
+}
