@@ -28,6 +28,14 @@ public final class Connection {
   private var isClosed = false
   private var savepointCounter = 0
   private var traceHandler: ((String) -> Void)?
+  /// Per-connection state of the layers above Core (the model tables already checked
+  /// against their model, with their SQL), keyed by type and name.
+  var attachments: [AttachmentKey: AnyObject] = [:]
+
+  struct AttachmentKey: Hashable {
+    let type: ObjectIdentifier
+    let name: String
+  }
 
   /// Opens (and by default creates) a database file.
   ///
@@ -155,6 +163,14 @@ public final class Connection {
   func withCachedStatement<T>(
     _ sql: String, _ arguments: StatementArguments, _ body: (Statement) throws -> T
   ) throws -> T {
+    try withCachedStatement(sql, bind: { try $0.bind(arguments) }, body)
+  }
+
+  /// Runs `body` with the cached statement for `sql`, after `bind` has bound its parameters.
+  /// The statement is reset afterwards; a statement whose run failed is evicted.
+  func withCachedStatement<T>(
+    _ sql: String, bind: (Statement) throws -> Void, _ body: (Statement) throws -> T
+  ) throws -> T {
     try ensureOpen(sql)
     let statement: Statement
     var cached = true
@@ -173,7 +189,7 @@ public final class Connection {
       sqlite3_reset(statement.handle)
     }
     do {
-      try statement.bind(arguments)
+      try bind(statement)
       return try body(statement)
     } catch {
       if cached { cache.evict(sql) }

@@ -76,6 +76,14 @@ public struct Row {
     try value(at: index(of: name)).isNull
   }
 
+  /// Whether the value at a position is NULL, without reading it.
+  @usableFromInline func isNullValue(at index: Int) -> Bool {
+    switch storage {
+    case .statement(let statement): return statement.columnIsNull(at: index)
+    case .buffer(let buffer, let base): return buffer.values[base + index].isNull
+    }
+  }
+
   @usableFromInline func value(at index: Int) -> SQLiteValue {
     switch storage {
     case .statement(let statement): return statement.columnValue(at: index)
@@ -88,7 +96,7 @@ public struct Row {
   ///   `DecodingError.valueNotFound` for NULL read as a non-optional type,
   ///   `DecodingError.typeMismatch` for another storage class or an out-of-range integer.
   @inlinable
-  public func get<T: SQLiteValueConvertible>(_ type: T.Type = T.self, at index: Int) throws -> T {
+  public func get<T: SQLiteValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
     guard index >= 0 && index < count else {
       throw DecodingError.keyNotFound(
         ColumnKey(intValue: index),
@@ -103,8 +111,22 @@ public struct Row {
   /// - Throws: `DecodingError.keyNotFound` for an unknown column name, and what
   ///   ``get(_:at:)`` throws.
   @inlinable
-  public func get<T: SQLiteValueConvertible>(_ type: T.Type = T.self, _ name: String) throws -> T {
+  public func get<T: SQLiteValueConvertible>(_ type: T.Type, _ name: String) throws -> T {
     try get(T.self, at: index(of: name))
+  }
+
+  /// The value at a position, its type inferred: `let age: Int? = try row.get(at: 2)`.
+  /// - Throws: what ``get(_:at:)`` throws.
+  @inlinable
+  public func get<T: SQLiteValueConvertible>(at index: Int) throws -> T {
+    try get(T.self, at: index)
+  }
+
+  /// The value of a named column, its type inferred: `let name: String = try row.get("name")`.
+  /// - Throws: what ``get(_:_:)`` throws.
+  @inlinable
+  public func get<T: SQLiteValueConvertible>(_ name: String) throws -> T {
+    try get(T.self, name)
   }
 
   /// The position of the first column with this name.

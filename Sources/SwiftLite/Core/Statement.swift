@@ -275,6 +275,10 @@ public final class Statement {
     }
   }
 
+  func columnIsNull(at index: Int) -> Bool {
+    sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+  }
+
   @usableFromInline func columnInt64(at index: Int) -> Int64? {
     let column = Int32(index)
     guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else { return nil }

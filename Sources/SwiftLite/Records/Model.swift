@@ -1,0 +1,93 @@
+/// A `Codable` type stored as rows of one table, created on first use and migrated
+/// automatically when the type changes.
+///
+/// Only ``primaryKey`` is required; everything else has a default:
+///
+/// ```swift
+/// struct Person: Model {
+///   var personID: Int64?          // assigned by SQLite when nil
+///   var name: String
+///   var age: Int
+///   var likes: [String]           // stored as JSON text
+///
+///   static let primaryKey = ["personID"]
+///   static let renamedProperties = ["name": "personName"]   // new name -> old name
+///   static let indexes = [TableIndex(["age"])]
+/// }
+///
+/// try db.save(Person(personID: nil, name: "Ann", age: 30, likes: ["tea"]))
+/// let adults = try db.find(Person.self, where: "age >= ?", [18], orderBy: "name")
+/// ```
+///
+/// The columns are inferred from the type alone (no instance needed): the property types of
+/// ``SQLiteValueConvertible`` map to their storage class (optionals are nullable, the rest
+/// NOT NULL); any other `Codable` property (arrays, sets, dictionaries, nested structs) is
+/// stored as JSON text and read back to the same type.
+public protocol Model: Codable {
+  /// The table's name. Default: the type's name.
+  static var tableName: String { get }
+
+  /// The primary key's properties, in key order. Required: at least one.
+  static var primaryKey: [String] { get }
+
+  /// For a single integer primary key, whether it is declared `AUTOINCREMENT` (rowids are
+  /// then never reused). Either way a `nil` key is assigned by SQLite on insert. Default `false`.
+  static var autoIncrement: Bool { get }
+
+  /// Properties that are not stored; they must have defaults when decoded. Default: none.
+  static var ignoredProperties: Set<String> { get }
+
+  /// Renamed properties, new name -> old column name, so migration carries the old
+  /// column's values into the new one. Default: none.
+  static var renamedProperties: [String: String] { get }
+
+  /// Constraints per column: unique, default, check, collate, or not-null overrides.
+  /// Default: none (non-optional properties are NOT NULL).
+  static var columnConstraints: [String: [ColumnConstraint]] { get }
+
+  /// Indexes over one or more columns. Default: none.
+  static var indexes: [TableIndex] { get }
+
+  /// Foreign keys to other tables. Default: none.
+  static var foreignKeys: [ForeignKey] { get }
+
+  /// Columns that migration may drop even though they still hold values. Default: none
+  /// (dropping a column with data is refused with ``MigrationError``).
+  static var droppableColumns: Set<String> { get }
+
+  /// Columns whose values migration may set to NULL when they cannot convert to the new
+  /// type. Default: none (such a change is refused with ``MigrationError``).
+  static var lossyConvertibleColumns: Set<String> { get }
+
+  /// Create the table `STRICT` (SQLite 3.37 or later). Default `false`.
+  static var isStrict: Bool { get }
+
+  /// The table for one target of the same model (CWDB's `tableName(cls, targetId)`), for
+  /// example one message table per chat. Default: `"<tableName>_<target>"`.
+  static func tableName(target: String) -> String
+}
+
+extension Model {
+  /// The type's name.
+  public static var tableName: String { String(describing: Self.self) }
+  /// `false`.
+  public static var autoIncrement: Bool { false }
+  /// None.
+  public static var ignoredProperties: Set<String> { [] }
+  /// None.
+  public static var renamedProperties: [String: String] { [:] }
+  /// None.
+  public static var columnConstraints: [String: [ColumnConstraint]] { [:] }
+  /// None.
+  public static var indexes: [TableIndex] { [] }
+  /// None.
+  public static var foreignKeys: [ForeignKey] { [] }
+  /// None.
+  public static var droppableColumns: Set<String> { [] }
+  /// None.
+  public static var lossyConvertibleColumns: Set<String> { [] }
+  /// `false`.
+  public static var isStrict: Bool { false }
+  /// `"<tableName>_<target>"`.
+  public static func tableName(target: String) -> String { tableName + "_" + target }
+}

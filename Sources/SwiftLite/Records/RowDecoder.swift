@@ -1,0 +1,243 @@
+import Foundation
+
+/// Decodes `Decodable` values from rows, by column name.
+///
+/// Properties of ``SQLiteValueConvertible`` types read their column with the explicit
+/// mapping (no silent conversion); other properties read JSON text. One decoder serves all
+/// the rows of a statement: it learns the order in which the type asks for its keys on the
+/// first row and resolves each key's column position once, not once per row.
+///
+/// Errors are `DecodingError`s whose coding path names the column.
+public final class RowDecoder {
+  private let ignored: Set<String>
+  private var row: Row
+  private var layout: ColumnLayout
+  // Key order learned from the first row: (key, column position).
+  private var learned: [(key: String, index: Int?)] = []
+  private var cursor = 0
+  private lazy var json = JSONDecoder()
+
+  /// A decoder for rows of one result.
+  /// - Parameter ignoredProperties: keys with no column, answered with a placeholder
+  ///   (`nil`, 0, "", empty) instead of an error.
+  public init(ignoredProperties: Set<String> = []) {
+    self.ignored = ignoredProperties
+    self.row = Row(columns: [], values: [])
+    self.layout = row.layout
+  }
+
+  /// Decodes one value from a row.
+  /// - Throws: `DecodingError` naming the column: a missing column, a NULL for a
+  ///   non-optional property, a storage class that does not map to the property's type,
+  ///   or JSON that does not decode.
+  public func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
+    let layout = row.layout
+    if layout !== self.layout {
+      self.layout = layout
+      learned.removeAll(keepingCapacity: true)
+    }
+    self.row = row
+    cursor = 0
+    return try T(from: Adapter(decoder: self))
+  }
+
+  fileprivate func index(of key: String) -> Int? {
+    if cursor < learned.count {
+      let entry = learned[cursor]
+      cursor += 1
+      if entry.key == key { return entry.index }
+      return layout.index(of: key)
+    }
+    let index = layout.index(of: key)
+    if cursor == learned.count {
+      learned.append((key, index))
+    }
+    cursor += 1
+    return index
+  }
+
+  fileprivate func missing<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
+    if ignored.contains(key.stringValue), let placeholder = SchemaProbe.placeholder(type) {
+      return placeholder
+    }
+    throw DecodingError.keyNotFound(
+      key,
+      .init(
+        codingPath: [key],
+        debugDescription:
+          "no column named '\(key.stringValue)' (columns: \(layout.names.joined(separator: ", ")))"))
+  }
+
+  fileprivate func value<T: SQLiteValueConvertible & Decodable>(_ type: T.Type, _ key: any CodingKey) throws
+    -> T
+  {
+    guard let index = index(of: key.stringValue) else { return try missing(T.self, key) }
+    return try row.get(T.self, at: index)
+  }
+
+  fileprivate func valueIfPresent<T: SQLiteValueConvertible & Decodable>(
+    _ type: T.Type, _ key: any CodingKey
+  ) throws -> T? {
+    guard let index = index(of: key.stringValue) else { return nil }
+    return try row.get(T?.self, at: index)
+  }
+
+  fileprivate func decodeAny<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
+    guard let index = index(of: key.stringValue) else { return try missing(T.self, key) }
+    return try decodeAny(type, key, at: index)
+  }
+
+  fileprivate func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws
+    -> T?
+  {
+    guard let index = index(of: key.stringValue), !row.isNullValue(at: index) else { return nil }
+    return try decodeAny(type, key, at: index)
+  }
+
+  private func decodeAny<T: Decodable>(_ type: T.Type, _ key: any CodingKey, at index: Int)
+    throws -> T
+  {
+    let stored = row.value(at: index)
+    if let convertible = T.self as? any SQLiteValueConvertible.Type {
+      if let value = convertible.init(sqliteValue: stored) as? T { return value }
+      throw row.mismatch(T.self, stored, at: index)
+    }
+    guard case .text(let text) = stored else {
+      throw row.mismatch(T.self, stored, at: index)
+    }
+    do {
+      return try json.decode(T.self, from: Data(text.utf8))
+    } catch {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: [key],
+          debugDescription: "column '\(key.stringValue)': the JSON text does not decode as \(T.self)",
+          underlyingError: error))
+    }
+  }
+
+  fileprivate func isNull(_ key: any CodingKey) -> Bool {
+    guard let index = index(of: key.stringValue) else { return true }
+    // A custom init(from:) asks decodeNil then decodes the same key: give the key back.
+    cursor -= 1
+    return row.isNullValue(at: index)
+  }
+
+  private struct Adapter: Decoder {
+    let decoder: RowDecoder
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+      KeyedDecodingContainer(Container<Key>(decoder: decoder))
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+      throw DecodingError.typeMismatch(
+        [Any].self, .init(codingPath: [], debugDescription: "a row decodes as a keyed type"))
+    }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+      throw DecodingError.typeMismatch(
+        Any.self, .init(codingPath: [], debugDescription: "a row decodes as a keyed type"))
+    }
+  }
+
+  private struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: RowDecoder
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { decoder.layout.names.compactMap { Key(stringValue: $0) } }
+    func contains(_ key: Key) -> Bool { decoder.layout.index(of: key.stringValue) != nil }
+    func decodeNil(forKey key: Key) throws -> Bool { decoder.isNull(key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.value(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+      try decoder.value(type, key)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+      try decoder.value(type, key)
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.value(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.value(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.value(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.value(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.value(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.value(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.value(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.value(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+      try decoder.value(type, key)
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+      try decoder.value(type, key)
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+      try decoder.value(type, key)
+    }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+      try decoder.decodeAny(type, key)
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+      try decoder.decodeIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+      try decoder.valueIfPresent(type, key)
+    }
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+      throws -> KeyedDecodingContainer<NestedKey>
+    {
+      throw DecodingError.typeMismatch(
+        type,
+        .init(
+          codingPath: [key],
+          debugDescription: "column '\(key.stringValue)': nested containers are stored as JSON; "
+            + "decode a Codable value instead"))
+    }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+      throw DecodingError.typeMismatch(
+        [Any].self,
+        .init(
+          codingPath: [key],
+          debugDescription: "column '\(key.stringValue)': nested containers are stored as JSON; "
+            + "decode a Codable value instead"))
+    }
+    func superDecoder() throws -> any Decoder { Adapter(decoder: decoder) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { Adapter(decoder: decoder) }
+  }
+
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Encodes `Encodable` values into column values, in the order of a fixed list of columns.
+///
+/// Properties of ``SQLiteValueConvertible`` types become their `SQLiteValue`; other
+/// properties become JSON text (keys sorted, so equal values give equal text). Columns the
+/// value does not encode (a `nil` optional, an ignored property) stay NULL. One encoder
+/// serves many values: it learns the order of the keys from the first and looks each key up
+/// once.
+///
+/// Errors are `EncodingError`s whose coding path names the column.
+public final class RowEncoder {
+  /// The columns, in the order of ``values``.
+  public let columns: [String]
+  private let positions: [String: Int]
+  /// The values of the last encoded model, one per column.
+  public private(set) var values: ContiguousArray<SQLiteValue>
+  private var learned: [(key: String, index: Int?)] = []
+  private var cursor = 0
+  private lazy var json: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }()
+
+  /// An encoder for the given columns; keys that name no column are skipped.
+  public init(columns: [String]) {
+    self.columns = columns
+    var positions: [String: Int] = [:]
+    for (index, name) in columns.enumerated() where positions[name] == nil {
+      positions[name] = index
+    }
+    self.positions = positions
+    self.values = ContiguousArray(repeating: .null, count: columns.count)
+  }
+
+  /// Encodes one value; read the result from ``values``.
+  /// - Throws: `EncodingError.invalidValue` naming the column for a value SQLite cannot
+  ///   store (NaN, a `UInt64` above `Int64.max`) or that JSON cannot encode.
+  public func encode<T: Encodable>(_ value: T) throws {
+    for index in values.indices { values[index] = .null }
+    cursor = 0
+    try value.encode(to: Adapter(encoder: self))
+  }
+
+  private func index(of key: String) -> Int? {
+    if cursor < learned.count {
+      let entry = learned[cursor]
+      cursor += 1
+      if entry.key == key { return entry.index }
+      return positions[key]
+    }
+    let index = positions[key]
+    if cursor == learned.count { learned.append((key, index)) }
+    cursor += 1
+    return index
+  }
+
+  fileprivate func set(_ value: SQLiteValue, _ key: any CodingKey) {
+    if let index = index(of: key.stringValue) { values[index] = value }
+  }
+
+  fileprivate func set<T: SQLiteValueConvertible>(converting value: T, _ key: any CodingKey)
+    throws
+  {
+    guard let index = index(of: key.stringValue) else { return }
+    values[index] = try convert(value, key)
+  }
+
+  private func convert(_ value: some SQLiteValueConvertible, _ key: any CodingKey) throws
+    -> SQLiteValue
+  {
+    do {
+      return try value.sqliteValue()
+    } catch let error as SQLiteError {
+      throw EncodingError.invalidValue(
+        value,
+        .init(codingPath: [key], debugDescription: "column '\(key.stringValue)': \(error.message)"))
+    }
+  }
+
+  fileprivate func setAny<T: Encodable>(_ value: T, _ key: any CodingKey) throws {
+    guard let index = index(of: key.stringValue) else { return }
+    if let convertible = value as? any SQLiteValueConvertible {
+      values[index] = try convert(convertible, key)
+      return
+    }
+    do {
+      values[index] = .text(String(decoding: try json.encode(value), as: UTF8.self))
+    } catch {
+      throw EncodingError.invalidValue(
+        value,
+        .init(
+          codingPath: [key], debugDescription: "column '\(key.stringValue)': not JSON-encodable",
+          underlyingError: error))
+    }
+  }
+
+  private struct Adapter: Encoder {
+    let encoder: RowEncoder
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+      KeyedEncodingContainer(Container<Key>(encoder: encoder))
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+      preconditionFailure("a model encodes as a keyed type (synthesized Codable)")
+    }
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+      preconditionFailure("a model encodes as a keyed type (synthesized Codable)")
+    }
+  }
+
+  private struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: RowEncoder
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws { encoder.set(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+      encoder.set(.integer(value ? 1 : 0), key)
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws { encoder.set(.text(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+      try encoder.set(converting: value, key)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+      try encoder.set(converting: value, key)
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+      encoder.set(.integer(Int64(value)), key)
+    }
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+      encoder.set(.integer(Int64(value)), key)
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+      encoder.set(.integer(Int64(value)), key)
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+      encoder.set(.integer(Int64(value)), key)
+    }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.set(.integer(value), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+      try encoder.set(converting: value, key)
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+      encoder.set(.integer(Int64(value)), key)
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+      encoder.set(.integer(Int64(value)), key)
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+      encoder.set(.integer(Int64(value)), key)
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+      try encoder.set(converting: value, key)
+    }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+      try encoder.setAny(value, key)
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+      -> KeyedEncodingContainer<NestedKey>
+    {
+      preconditionFailure(
+        "column '\(key.stringValue)': encode a Codable value (stored as JSON), not a nested container")
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+      preconditionFailure(
+        "column '\(key.stringValue)': encode a Codable value (stored as JSON), not a nested container")
+    }
+    mutating func superEncoder() -> any Encoder { Adapter(encoder: encoder) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { Adapter(encoder: encoder) }
+  }
+}

@@ -1,0 +1,295 @@
+/// Compares a model's schema with its stored table and brings the table in line, keeping
+/// every row.
+///
+/// - Only nullable or defaulted columns added (and indexes changed): `ALTER TABLE ... ADD
+///   COLUMN`, `CREATE INDEX` / `DROP INDEX`.
+/// - Anything else (columns removed, renamed or retyped, constraints, primary key, foreign
+///   keys): SQLite's documented rebuild (<https://sqlite.org/lang_altertable.html#otheralter>):
+///   create the new table, copy every row in one `INSERT ... SELECT` carrying renamed columns
+///   across, drop the old table, rename the new one, recreate indexes and triggers, and run
+///   `PRAGMA foreign_key_check`.
+///
+/// A plan is applied in one transaction (a savepoint when one is already open): a failure at
+/// any step leaves the table and its rows as they were. Data is never dropped silently: a
+/// removed column with values, a new NOT NULL column without a default, or a type change
+/// that cannot convert every value is refused with a ``MigrationError`` saying how to permit it.
+///
+/// Besides the pragmas, SwiftLite records the definition it last gave each table in
+/// `swiftlite_schema`, to notice changes SQLite does not report (CHECK, COLLATE, AUTOINCREMENT).
+public enum AutoMigration {
+  /// The table where SwiftLite records the definition it gave each model table.
+  public static let recordTable = "swiftlite_schema"
+
+  /// The plan that would bring `table` (default: the model's table) in line with `model`.
+  /// Reads the database; changes nothing.
+  /// - Throws: ``ModelError`` for a model that cannot be mapped, ``MigrationError`` when the
+  ///   change would lose data, `SQLiteError` when reading the schema fails.
+  public static func plan<M: Model>(for model: M.Type, table: String? = nil, in db: Connection)
+    throws -> MigrationPlan
+  {
+    let desired = try TableSchema(model, table: table)
+    return try plan(
+      to: desired, renamed: M.renamedProperties, droppable: M.droppableColumns,
+      lossy: M.lossyConvertibleColumns, in: db)
+  }
+
+  /// The plan from the stored table to any desired schema.
+  /// - Parameters:
+  ///   - desired: the schema wanted; its name is the table's.
+  ///   - renamed: new column name -> old column name.
+  ///   - droppable: columns that may be dropped with their values.
+  ///   - lossy: columns whose unconvertible values may become NULL.
+  ///   - db: the connection.
+  /// - Throws: ``MigrationError`` when the change would lose data; `SQLiteError`.
+  public static func plan(
+    to desired: TableSchema, renamed: [String: String] = [:], droppable: Set<String> = [],
+    lossy: Set<String> = [], in db: Connection
+  ) throws -> MigrationPlan {
+    let table = desired.name
+    let quotedTable = SQLIdentifier.quote(table)
+    let definition = desired.createTableSQL()
+    let inspector = SchemaInspector(db)
+    let recordStep = MigrationPlan.Step(
+      "INSERT INTO " + SQLIdentifier.quote(recordTable)
+        + " (table_name, definition) VALUES (?, ?)"
+        + " ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition",
+      "record the definition SwiftLite gave the table", arguments: [.text(table), .text(definition)])
+
+    guard let stored = try inspector.schema(of: table) else {
+      let steps =
+        [MigrationPlan.Step(definition, "create the table")]
+        + desired.indexes.map { .init(desired.createIndexSQL($0), "create index \($0.name)") }
+        + [recordStep]
+      return MigrationPlan(
+        table: table, strategy: .create, changes: ["table \(table) does not exist"], steps: steps)
+    }
+    let record = try recordedDefinition(of: table, in: db)
+
+    // Which stored column feeds each desired column.
+    var changes: [String] = []
+    var rebuildReasons: [String] = []
+    var sources: [(target: ColumnDefinition, source: String)] = []
+    var added: [ColumnDefinition] = []
+    let storedNames = Set(stored.columns.map(\.name))
+    let desiredNames = Set(desired.columns.map(\.name))
+    for column in desired.columns {
+      if storedNames.contains(column.name) {
+        sources.append((column, column.name))
+      } else if let old = renamed[column.name], storedNames.contains(old),
+        !desiredNames.contains(old)
+      {
+        sources.append((column, old))
+        changes.append("column \(old) renamed to \(column.name)")
+        rebuildReasons.append("rename")
+      } else {
+        added.append(column)
+        changes.append("column \(column.name) added")
+      }
+    }
+    let used = Set(sources.map(\.source))
+    let removed = stored.columns.filter { !used.contains($0.name) }
+    for column in removed {
+      changes.append("column \(column.name) removed")
+      rebuildReasons.append("remove")
+    }
+
+    var retyped: [ColumnDefinition] = []
+    for (target, source) in sources {
+      guard let old = stored.column(named: source) else { continue }
+      if old.type != target.type {
+        changes.append("column \(target.name) type changed from \(old.type) to \(target.type)")
+        retyped.append(target)
+      }
+      let isKey = desired.hasRowIDAlias && target.name == desired.primaryKey.first
+      if old.isNotNull != target.isNotNull && !isKey {
+        changes.append("column \(target.name) " + (target.isNotNull ? "became NOT NULL" : "became nullable"))
+        rebuildReasons.append("not null")
+      }
+      if old.isUnique != target.isUnique {
+        changes.append("column \(target.name) " + (target.isUnique ? "became UNIQUE" : "is no longer UNIQUE"))
+        rebuildReasons.append("unique")
+      }
+      if old.defaultSQL != target.defaultSQL {
+        changes.append("column \(target.name) default changed")
+        rebuildReasons.append("default")
+      }
+    }
+    if !retyped.isEmpty { rebuildReasons.append("type") }
+    let sourceOf = Dictionary(sources.map { ($0.target.name, $0.source) }, uniquingKeysWith: { a, _ in a })
+    if desired.primaryKey.map({ sourceOf[$0] ?? $0 }) != stored.primaryKey {
+      changes.append(
+        "primary key changed from (\(stored.primaryKey.joined(separator: ", "))) to (\(desired.primaryKey.joined(separator: ", ")))")
+      rebuildReasons.append("primary key")
+    }
+    let desiredKeys = desired.foreignKeys.map { key in
+      ForeignKey(
+        key.columns.map { sourceOf[$0] ?? $0 }, references: key.table, key.parentColumns,
+        onDelete: key.onDelete, onUpdate: key.onUpdate)
+    }
+    if Set(desiredKeys) != Set(stored.foreignKeys) {
+      changes.append("foreign keys changed")
+      rebuildReasons.append("foreign keys")
+    }
+    if desired.isStrict != stored.isStrict {
+      changes.append(desired.isStrict ? "table became STRICT" : "table is no longer STRICT")
+      rebuildReasons.append("strict")
+    }
+    if let record {
+      var withoutAdded = desired
+      withoutAdded.columns.removeAll { column in added.contains { $0.name == column.name } }
+      if rebuildReasons.isEmpty && record != withoutAdded.createTableSQL() {
+        changes.append("column constraints changed (CHECK, COLLATE or AUTOINCREMENT)")
+        rebuildReasons.append("constraints")
+      }
+    }
+    let cannotAdd = added.filter { column in
+      column.isUnique || desired.primaryKey.contains(column.name)
+        || (column.isNotNull && (column.defaultSQL == nil || column.defaultSQL == "NULL"))
+    }
+    if !cannotAdd.isEmpty { rebuildReasons.append("added column needs a rebuild") }
+
+    // Never lose data silently.
+    let rowCount = try db.scalar(Int.self, "SELECT count(*) FROM " + quotedTable) ?? 0
+    for column in removed where !droppable.contains(column.name) {
+      let rows =
+        try db.scalar(
+          Int.self,
+          "SELECT count(*) FROM " + quotedTable + " WHERE " + SQLIdentifier.quote(column.name)
+            + " IS NOT NULL") ?? 0
+      if rows > 0 { throw MigrationError.wouldLoseData(table: table, column: column.name, rows: rows) }
+    }
+    for column in added where column.isNotNull && column.defaultSQL == nil && rowCount > 0 {
+      if desired.hasRowIDAlias && column.name == desired.primaryKey.first { continue }
+      throw MigrationError.notNullWithoutDefault(table: table, column: column.name)
+    }
+
+    // Indexes: the model is the truth for the indexes on its table.
+    let storedIndexes = Set(stored.indexes)
+    let desiredIndexes = Set(desired.indexes)
+    let indexesToDrop = stored.indexes.filter { !desiredIndexes.contains($0) }
+    let indexesToCreate = desired.indexes.filter { !storedIndexes.contains($0) }
+    changes += indexesToDrop.map { "index \($0.name) removed" }
+    changes += indexesToCreate.map { "index \($0.name) added" }
+
+    var steps: [MigrationPlan.Step] = []
+    let strategy: MigrationPlan.Strategy
+    if rebuildReasons.isEmpty {
+      steps += added.map {
+        .init("ALTER TABLE " + quotedTable + " ADD COLUMN " + desired.columnSQL($0), "add column \($0.name)")
+      }
+      steps += indexesToDrop.map {
+        .init("DROP INDEX " + SQLIdentifier.quote($0.name), "drop index \($0.name)")
+      }
+      steps += indexesToCreate.map { .init(desired.createIndexSQL($0), "create index \($0.name)") }
+      if steps.isEmpty && record == definition {
+        return MigrationPlan(table: table, strategy: .none, changes: [], steps: [])
+      }
+      steps.append(recordStep)
+      strategy = steps.count > 1 ? .alter : .none
+    } else {
+      strategy = .rebuild
+      let temporary = "swiftlite_new_" + table
+      let quotedTemporary = SQLIdentifier.quote(temporary)
+      steps.append(.init(desired.createTableSQL(as: temporary), "create the new table"))
+      let copied = sources.filter { target, _ in !added.contains { $0.name == target.name } }
+      steps.append(
+        .init(
+          "INSERT INTO " + quotedTemporary + " ("
+            + copied.map { SQLIdentifier.quote($0.target.name) }.joined(separator: ", ")
+            + ") SELECT " + copied.map { SQLIdentifier.quote($0.source) }.joined(separator: ", ")
+            + " FROM " + quotedTable,
+          "copy all \(rowCount) row(s) in one statement"
+            + (rebuildReasons.contains("rename") ? ", carrying renamed columns across" : "")))
+      for column in retyped {
+        guard let accepted = column.acceptedClasses else { continue }
+        let wrongClass =
+          " WHERE typeof(" + SQLIdentifier.quote(column.name) + ") NOT IN ("
+          + accepted.map { "'\($0)'" }.joined(separator: ", ") + ")"
+        if lossy.contains(column.name) {
+          steps.append(
+            .init(
+              "UPDATE " + quotedTemporary + " SET " + SQLIdentifier.quote(column.name) + " = NULL"
+                + wrongClass,
+              "set values of \(column.name) that are not \(column.type) to NULL (permitted)"))
+        } else {
+          steps.append(
+            .init(
+              "SELECT 1 FROM " + quotedTemporary + wrongClass + " LIMIT 1",
+              "check every value of \(column.name) converted to \(column.type)",
+              failure: .lossyTypeChange(table: table, column: column.name, newType: column.type)))
+        }
+      }
+      let triggers = try db.query(
+        "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? AND sql IS NOT NULL",
+        [table]
+      ).map { try $0.get(String.self, at: 0) }
+      steps.append(.init("DROP TABLE " + quotedTable, "drop the old table"))
+      steps.append(
+        .init(
+          "ALTER TABLE " + quotedTemporary + " RENAME TO " + quotedTable,
+          "give the new table the old name"))
+      steps += desired.indexes.map { .init(desired.createIndexSQL($0), "create index \($0.name)") }
+      steps += triggers.map { .init($0, "recreate a trigger") }
+      steps.append(
+        .init(
+          "PRAGMA foreign_key_check(" + quotedTable + ")", "check foreign keys",
+          failure: .foreignKeyViolation(table: table)))
+      steps.append(recordStep)
+    }
+    return MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
+  }
+
+  /// Applies a plan in one transaction (a savepoint inside an open one). A rebuild runs
+  /// with foreign key enforcement paused when outside a transaction, as SQLite's procedure
+  /// requires, and checks foreign keys before committing.
+  /// - Throws: ``MigrationError`` for a refused or failed step; `SQLiteError` for other
+  ///   failures. Nothing is changed when it throws.
+  public static func apply(_ plan: MigrationPlan, in db: Connection) throws {
+    guard !plan.isEmpty else { return }
+    var pausedForeignKeys = false
+    if plan.strategy == .rebuild, try db.foreignKeysEnabled() {
+      if db.isInTransaction {
+        let children = try SchemaInspector(db).tablesReferencing(plan.table)
+        if children.contains(where: { $0 != plan.table }) {
+          throw MigrationError.mustRunOutsideTransaction(table: plan.table)
+        }
+      } else {
+        try db.setForeignKeysEnabled(false)
+        pausedForeignKeys = true
+      }
+    }
+    defer {
+      if pausedForeignKeys { _ = try? db.setForeignKeysEnabled(true) }
+    }
+    try db.savepoint { db in
+      try db.execute(
+        "CREATE TABLE IF NOT EXISTS " + SQLIdentifier.quote(recordTable)
+          + " (table_name TEXT NOT NULL PRIMARY KEY, definition TEXT NOT NULL)")
+      for step in plan.steps {
+        if let failure = step.failure {
+          if try db.queryFirst(step.sql) != nil { throw failure }
+          continue
+        }
+        do {
+          if step.arguments.isEmpty {
+            try db.execute(step.sql)
+          } else {
+            try db.run(step.sql, StatementArguments(step.arguments))
+          }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+          throw MigrationError.constraintViolated(
+            table: plan.table, step: step.reason, message: error.message)
+        }
+      }
+    }
+  }
+
+  /// The definition SwiftLite recorded for a table, or `nil`.
+  static func recordedDefinition(of table: String, in db: Connection) throws -> String? {
+    guard try SchemaInspector(db).tableExists(recordTable) else { return nil }
+    return try db.scalar(
+      String.self,
+      "SELECT definition FROM " + SQLIdentifier.quote(recordTable) + " WHERE table_name = ?",
+      [table])
+  }
+}

@@ -1,0 +1,59 @@
+/// One column of a ``TableSchema``: as a model declares it, or as SQLite reports it.
+public struct ColumnDefinition: Sendable, Hashable {
+  /// The column name.
+  public var name: String
+  /// The declared type, upper-cased: `INTEGER`, `REAL`, `TEXT`, `BLOB` (or whatever a
+  /// hand-made table declared).
+  public var type: String
+  /// Whether the column is `NOT NULL`.
+  public var isNotNull: Bool
+  /// Whether the column has its own `UNIQUE` constraint.
+  public var isUnique: Bool
+  /// The `DEFAULT` expression as SQL text, if any.
+  public var defaultSQL: String?
+  /// The `CHECK` expression, when declared by a model (SQLite does not report it back).
+  public var check: String?
+  /// The `COLLATE` name, when declared by a model.
+  public var collation: String?
+  /// Whether values are stored as JSON text (nested Codable values).
+  public var isJSON: Bool
+
+  /// A column definition.
+  public init(
+    name: String, type: String, isNotNull: Bool = false, isUnique: Bool = false,
+    defaultSQL: String? = nil, check: String? = nil, collation: String? = nil,
+    isJSON: Bool = false
+  ) {
+    self.name = name
+    self.type = type
+    self.isNotNull = isNotNull
+    self.isUnique = isUnique
+    self.defaultSQL = defaultSQL
+    self.check = check
+    self.collation = collation
+    self.isJSON = isJSON
+  }
+
+  /// The storage classes a value may have once stored in this column, for checking that a
+  /// type change kept every value (`nil`: any class is acceptable).
+  var acceptedClasses: [String]? {
+    switch type {
+    case "INTEGER": return ["integer", "null"]
+    case "REAL": return ["real", "null"]
+    case "TEXT": return ["text", "null"]
+    case "BLOB": return ["blob", "null"]
+    default: return nil
+    }
+  }
+}
+
+extension SQLiteValue {
+  /// The value as an SQL literal, for DEFAULT clauses SwiftLite writes.
+  var sqlLiteral: String {
+    switch self {
+    case .real(let value) where value.isInfinite: return value < 0 ? "-9e999" : "9e999"
+    case .real(let value): return "\(value)"
+    default: return description
+    }
+  }
+}

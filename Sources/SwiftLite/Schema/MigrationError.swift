@@ -1,0 +1,39 @@
+/// Why an automatic migration was refused or failed. In every case the table and its rows
+/// are left exactly as they were.
+public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The model no longer has a column that still holds values in `rows` rows.
+  case wouldLoseData(table: String, column: String, rows: Int)
+  /// A new NOT NULL column has no default, and the table already has rows.
+  case notNullWithoutDefault(table: String, column: String)
+  /// Some stored values cannot convert to the column's new type.
+  case lossyTypeChange(table: String, column: String, newType: String)
+  /// Existing rows violate a constraint of the new schema (unique, not null, check, key).
+  case constraintViolated(table: String, step: String, message: String)
+  /// After the rebuild, rows point at missing parents.
+  case foreignKeyViolation(table: String)
+  /// The table has child tables and must be rebuilt with foreign keys off, which SQLite
+  /// allows only outside a transaction.
+  case mustRunOutsideTransaction(table: String)
+
+  /// A sentence naming the table, the column and how to permit the change.
+  public var description: String {
+    switch self {
+    case .wouldLoseData(let table, let column, let rows):
+      return "\(table).\(column) was removed from the model but holds values in \(rows) row(s); "
+        + "add \"\(column)\" to the model's droppableColumns to drop them, or keep the property"
+    case .notNullWithoutDefault(let table, let column):
+      return "\(table).\(column) is new and NOT NULL but has no default for the existing rows; "
+        + "make the property optional or declare .default(...) in columnConstraints"
+    case .lossyTypeChange(let table, let column, let newType):
+      return "\(table).\(column): some stored values cannot convert to \(newType); "
+        + "convert them first, or add \"\(column)\" to lossyConvertibleColumns to set them to NULL"
+    case .constraintViolated(let table, let step, let message):
+      return "\(table): existing rows violate the new schema (\(message)) during: \(step)"
+    case .foreignKeyViolation(let table):
+      return "\(table): after the migration some rows reference missing parent rows"
+    case .mustRunOutsideTransaction(let table):
+      return "\(table) is referenced by other tables' foreign keys, so its rebuild must run "
+        + "outside a transaction (foreign keys can only be paused there)"
+    }
+  }
+}

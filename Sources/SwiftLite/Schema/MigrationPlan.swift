@@ -1,0 +1,64 @@
+/// What ``AutoMigration`` would do to bring a table in line with a model: a list of SQL
+/// steps, each with its reason. Print it or inspect it before applying (a dry run).
+///
+/// ```swift
+/// let plan = try db.migrationPlan(for: Person.self)
+/// print(plan)          // the steps, in order, with their SQL
+/// try db.migrate(Person.self)
+/// ```
+public struct MigrationPlan: Sendable, CustomStringConvertible {
+  /// How the table changes.
+  public enum Strategy: String, Sendable {
+    /// The table already matches the model.
+    case none
+    /// The table does not exist yet.
+    case create
+    /// Only columns added and/or indexes changed: `ALTER TABLE ... ADD COLUMN`, `CREATE INDEX`.
+    case alter
+    /// SQLite's documented rebuild: new table, copy, drop, rename, indexes, checks.
+    case rebuild
+  }
+
+  /// One step: its SQL and why it is there.
+  public struct Step: Sendable, CustomStringConvertible {
+    /// The SQL to run.
+    public let sql: String
+    /// Why, in words.
+    public let reason: String
+    /// Values bound to the SQL's parameters.
+    let arguments: [SQLiteValue]
+    /// For a check: the query must return no row, else this error is thrown.
+    let failure: MigrationError?
+
+    init(_ sql: String, _ reason: String, arguments: [SQLiteValue] = [], failure: MigrationError? = nil) {
+      self.sql = sql
+      self.reason = reason
+      self.arguments = arguments
+      self.failure = failure
+    }
+
+    /// `reason` then the SQL.
+    public var description: String { reason + "\n     " + sql }
+  }
+
+  /// The table concerned.
+  public let table: String
+  /// How it changes.
+  public let strategy: Strategy
+  /// The changes found, one line each (column added, removed, renamed, ...).
+  public let changes: [String]
+  /// The steps, in order. Applied in one transaction.
+  public let steps: [Step]
+
+  /// `true` when there is nothing to do.
+  public var isEmpty: Bool { steps.isEmpty }
+
+  /// A readable plan: the strategy, the changes, then the numbered steps.
+  public var description: String {
+    guard !isEmpty else { return "Table \(table) matches the model: nothing to do." }
+    var lines = ["Migration plan for \(table) (\(strategy.rawValue)):"]
+    lines += changes.map { "  - " + $0 }
+    for (number, step) in steps.enumerated() { lines.append("  \(number + 1). \(step)") }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,191 @@
+import Synchronization
+
+/// A table's shape: columns, primary key, indexes and foreign keys.
+///
+/// ``TableSchema/init(_:table:)`` infers it from a ``Model`` type; ``SchemaInspector`` reads
+/// it from a database with SQLite's pragmas. ``AutoMigration`` compares the two.
+public struct TableSchema: Sendable, Hashable {
+  /// The table name.
+  public var name: String
+  /// The columns, in order.
+  public var columns: [ColumnDefinition]
+  /// The primary key's columns, in key order.
+  public var primaryKey: [String]
+  /// Whether a single INTEGER primary key is declared `AUTOINCREMENT`.
+  public var autoIncrement: Bool
+  /// The indexes SwiftLite manages (not those behind UNIQUE or PRIMARY KEY constraints).
+  public var indexes: [IndexDefinition]
+  /// The foreign keys.
+  public var foreignKeys: [ForeignKey]
+  /// Whether the table is `STRICT`.
+  public var isStrict: Bool
+
+  /// An index as it is (or should be) in the database.
+  public struct IndexDefinition: Sendable, Hashable {
+    /// The index name.
+    public var name: String
+    /// The indexed columns, in order.
+    public var columns: [String]
+    /// Whether it is a unique index.
+    public var isUnique: Bool
+  }
+
+  /// A schema made of its parts.
+  public init(
+    name: String, columns: [ColumnDefinition], primaryKey: [String], autoIncrement: Bool = false,
+    indexes: [IndexDefinition] = [], foreignKeys: [ForeignKey] = [], isStrict: Bool = false
+  ) {
+    self.name = name
+    self.columns = columns
+    self.primaryKey = primaryKey
+    self.autoIncrement = autoIncrement
+    self.indexes = indexes
+    self.foreignKeys = foreignKeys
+    self.isStrict = isStrict
+  }
+
+  /// The schema a model type asks for, inferred from the type alone (no instance).
+  /// - Parameters:
+  ///   - model: the model type.
+  ///   - table: a table name other than ``Model/tableName`` (for per-target tables).
+  /// - Throws: ``ModelError`` when a property's type cannot be inferred or the declaration
+  ///   names properties that do not exist.
+  public init<M: Model>(_ model: M.Type, table: String? = nil) throws {
+    var schema = try Self.cachedSchema(for: model)
+    if let table, table != schema.name {
+      schema.indexes = zip(M.indexes, schema.indexes).map { declared, index in
+        IndexDefinition(
+          name: declared.resolvedName(table: table), columns: index.columns,
+          isUnique: index.isUnique)
+      }
+      schema.name = table
+    }
+    self = schema
+  }
+
+  /// The column with this name.
+  public func column(named name: String) -> ColumnDefinition? {
+    columns.first { $0.name == name }
+  }
+
+  /// Whether the primary key is one INTEGER column, an alias of SQLite's rowid.
+  public var hasRowIDAlias: Bool {
+    primaryKey.count == 1 && column(named: primaryKey[0])?.type == "INTEGER"
+  }
+
+  // MARK: SQL
+
+  /// `CREATE TABLE "name" (...)`, with a different table name when given.
+  public func createTableSQL(as tableName: String? = nil) -> String {
+    let rowIDAlias = hasRowIDAlias
+    var parts = columns.map(columnSQL)
+    if !rowIDAlias {
+      parts.append(
+        "PRIMARY KEY (" + primaryKey.map(SQLIdentifier.quote).joined(separator: ", ") + ")")
+    }
+    for key in foreignKeys {
+      var text =
+        "FOREIGN KEY (" + key.columns.map(SQLIdentifier.quote).joined(separator: ", ")
+        + ") REFERENCES " + SQLIdentifier.quote(key.table)
+      if !key.parentColumns.isEmpty {
+        text += " (" + key.parentColumns.map(SQLIdentifier.quote).joined(separator: ", ") + ")"
+      }
+      text += " ON DELETE " + key.onDelete.rawValue + " ON UPDATE " + key.onUpdate.rawValue
+      parts.append(text)
+    }
+    return "CREATE TABLE " + SQLIdentifier.quote(tableName ?? name) + " ("
+      + parts.joined(separator: ", ") + ")" + (isStrict ? " STRICT" : "")
+  }
+
+  /// One column's definition as it appears in CREATE TABLE or ALTER TABLE ADD COLUMN.
+  func columnSQL(_ column: ColumnDefinition) -> String {
+    var text = SQLIdentifier.quote(column.name) + " " + column.type
+    if hasRowIDAlias && column.name == primaryKey[0] {
+      text += " PRIMARY KEY" + (autoIncrement ? " AUTOINCREMENT" : "")
+    } else if column.isNotNull {
+      text += " NOT NULL"
+    }
+    if column.isUnique { text += " UNIQUE" }
+    if let defaultSQL = column.defaultSQL { text += " DEFAULT " + defaultSQL }
+    if let collation = column.collation { text += " COLLATE " + SQLIdentifier.quote(collation) }
+    if let check = column.check { text += " CHECK (" + check + ")" }
+    return text
+  }
+
+  /// `CREATE [UNIQUE] INDEX` for one of ``indexes``.
+  public func createIndexSQL(_ index: IndexDefinition) -> String {
+    "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX " + SQLIdentifier.quote(index.name)
+      + " ON " + SQLIdentifier.quote(name) + " ("
+      + index.columns.map(SQLIdentifier.quote).joined(separator: ", ") + ")"
+  }
+
+  // MARK: Inference
+
+  private static let cache = Mutex<[ObjectIdentifier: TableSchema]>([:])
+
+  private static func cachedSchema<M: Model>(for model: M.Type) throws -> TableSchema {
+    let key = ObjectIdentifier(model)
+    if let schema = cache.withLock({ $0[key] }) { return schema }
+    let schema = try infer(model)
+    cache.withLock { $0[key] = schema }
+    return schema
+  }
+
+  private static func infer<M: Model>(_ model: M.Type) throws -> TableSchema {
+    let modelName = String(describing: model)
+    func invalid(_ reason: String) -> ModelError {
+      .invalidDeclaration(model: modelName, reason: reason)
+    }
+    let properties = try SchemaProbe.properties(of: model).filter {
+      !M.ignoredProperties.contains($0.name)
+    }
+    let names = Set(properties.map(\.name))
+    guard !M.primaryKey.isEmpty else {
+      throw invalid("declare a primary key: static let primaryKey = [\"id\"]")
+    }
+    for key in M.primaryKey where !names.contains(key) {
+      throw invalid("primary key '\(key)' is not a stored property")
+    }
+    let declared =
+      Set(M.columnConstraints.keys).union(M.indexes.flatMap(\.columns))
+      .union(M.foreignKeys.flatMap(\.columns)).union(M.renamedProperties.keys)
+    for name in declared.sorted() where !names.contains(name) {
+      throw invalid("'\(name)' is named in the model's declarations but is not a stored property")
+    }
+    let columns = properties.map { property -> ColumnDefinition in
+      var column = ColumnDefinition(
+        name: property.name, type: "TEXT", isNotNull: !property.isOptional)
+      switch property.kind {
+      case .value(let storageClass): column.type = storageClass.rawValue
+      case .json: column.isJSON = true
+      }
+      for constraint in M.columnConstraints[property.name] ?? [] {
+        switch constraint {
+        case .unique: column.isUnique = true
+        case .notNull(let flag): column.isNotNull = flag
+        case .default(let value): column.defaultSQL = value.sqlLiteral
+        case .check(let expression): column.check = expression
+        case .collate(let name): column.collation = name
+        }
+      }
+      return column
+    }
+    let table = M.tableName
+    let indexes = M.indexes.map {
+      IndexDefinition(name: $0.resolvedName(table: table), columns: $0.columns, isUnique: $0.isUnique)
+    }
+    var schema = TableSchema(
+      name: table, columns: columns, primaryKey: M.primaryKey, autoIncrement: M.autoIncrement,
+      indexes: indexes, foreignKeys: M.foreignKeys, isStrict: M.isStrict)
+    if M.autoIncrement && !schema.hasRowIDAlias {
+      throw invalid("autoIncrement needs a single integer primary key")
+    }
+    if schema.isStrict {
+      // STRICT tables accept only INT, INTEGER, REAL, TEXT, BLOB and ANY.
+      for index in schema.columns.indices where schema.columns[index].type == "BLOB" {
+        if properties[index].typeName.hasPrefix("SQLiteValue") { schema.columns[index].type = "ANY" }
+      }
+    }
+    return schema
+  }
+}
