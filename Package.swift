@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "SwiftLite", targets: ["SwiftLite"]),
     .executable(name: "UserDAO", targets: ["UserDAO"]),
     .executable(name: "Contacts", targets: ["Contacts"]),
+    .executable(name: "PersonStore", targets: ["PersonStore"]),
     .executable(name: "SwiftLiteBenchmarks", targets: ["SwiftLiteBenchmarks"]),
   ],
   targets: [
@@ -38,6 +39,12 @@ let package = Package(
       name: "ContactsSample", dependencies: ["SwiftLite", "CCrypto"], path: "Samples/Contacts/Sources"),
     .executableTarget(name: "Contacts", dependencies: ["ContactsSample"], path: "Samples/Contacts/Main"),
 
+    // Sample: seed 000, Codable models with automatic tables and migration.
+    .target(
+      name: "PersonStoreSample", dependencies: ["SwiftLite"], path: "Samples/PersonStore/Sources"),
+    .executableTarget(
+      name: "PersonStore", dependencies: ["PersonStoreSample"], path: "Samples/PersonStore/Main"),
+
     // Benchmarks: SwiftLite against the raw C API in the same process.
     .executableTarget(
       name: "SwiftLiteBenchmarks",
@@ -48,7 +55,7 @@ let package = Package(
     .testTarget(name: "SwiftLiteTests", dependencies: ["SwiftLite"], path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SamplesTests",
-      dependencies: ["SwiftLite", "UserDAOSample", "ContactsSample"],
+      dependencies: ["SwiftLite", "UserDAOSample", "ContactsSample", "PersonStoreSample"],
       path: "Tests/SamplesTests"
     ),
   ],

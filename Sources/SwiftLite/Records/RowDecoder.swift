@@ -65,10 +65,13 @@ public final class RowDecoder {
       .init(
         codingPath: [key],
         debugDescription:
-          "no column named '\(key.stringValue)' (columns: \(layout.names.joined(separator: ", ")))"))
+          "no column named '\(key.stringValue)' (columns: \(layout.names.joined(separator: ", ")))")
+    )
   }
 
-  fileprivate func value<T: SQLiteValueConvertible & Decodable>(_ type: T.Type, _ key: any CodingKey) throws
+  fileprivate func value<T: SQLiteValueConvertible & Decodable>(
+    _ type: T.Type, _ key: any CodingKey
+  ) throws
     -> T
   {
     guard let index = index(of: key.stringValue) else { return try missing(T.self, key) }
@@ -111,7 +114,8 @@ public final class RowDecoder {
       throw DecodingError.dataCorrupted(
         .init(
           codingPath: [key],
-          debugDescription: "column '\(key.stringValue)': the JSON text does not decode as \(T.self)",
+          debugDescription:
+            "column '\(key.stringValue)': the JSON text does not decode as \(T.self)",
           underlyingError: error))
     }
   }
@@ -153,14 +157,24 @@ public final class RowDecoder {
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
       try decoder.value(type, key)
     }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.value(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+      try decoder.value(type, key)
+    }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.value(type, key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.value(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.value(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.value(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.value(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+      try decoder.value(type, key)
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+      try decoder.value(type, key)
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+      try decoder.value(type, key)
+    }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.value(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.value(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+      try decoder.value(type, key)
+    }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
       try decoder.value(type, key)
     }

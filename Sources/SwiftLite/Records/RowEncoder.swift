@@ -137,7 +137,9 @@ public final class RowEncoder {
     mutating func encode(_ value: Int32, forKey key: Key) throws {
       encoder.set(.integer(Int64(value)), key)
     }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.set(.integer(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+      encoder.set(.integer(value), key)
+    }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
       try encoder.set(converting: value, key)
     }
@@ -156,15 +158,19 @@ public final class RowEncoder {
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
       try encoder.setAny(value, key)
     }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+    mutating func nestedContainer<NestedKey: CodingKey>(
+      keyedBy keyType: NestedKey.Type, forKey key: Key
+    )
       -> KeyedEncodingContainer<NestedKey>
     {
       preconditionFailure(
-        "column '\(key.stringValue)': encode a Codable value (stored as JSON), not a nested container")
+        "column '\(key.stringValue)': encode a Codable value (stored as JSON), not a nested container"
+      )
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
       preconditionFailure(
-        "column '\(key.stringValue)': encode a Codable value (stored as JSON), not a nested container")
+        "column '\(key.stringValue)': encode a Codable value (stored as JSON), not a nested container"
+      )
     }
     mutating func superEncoder() -> any Encoder { Adapter(encoder: encoder) }
     mutating func superEncoder(forKey key: Key) -> any Encoder { Adapter(encoder: encoder) }

@@ -53,7 +53,8 @@ public enum AutoMigration {
       "INSERT INTO " + SQLIdentifier.quote(recordTable)
         + " (table_name, definition) VALUES (?, ?)"
         + " ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition",
-      "record the definition SwiftLite gave the table", arguments: [.text(table), .text(definition)])
+      "record the definition SwiftLite gave the table",
+      arguments: [.text(table), .text(definition)])
 
     guard let stored = try inspector.schema(of: table) else {
       let steps =
@@ -102,11 +103,13 @@ public enum AutoMigration {
       }
       let isKey = desired.hasRowIDAlias && target.name == desired.primaryKey.first
       if old.isNotNull != target.isNotNull && !isKey {
-        changes.append("column \(target.name) " + (target.isNotNull ? "became NOT NULL" : "became nullable"))
+        changes.append(
+          "column \(target.name) " + (target.isNotNull ? "became NOT NULL" : "became nullable"))
         rebuildReasons.append("not null")
       }
       if old.isUnique != target.isUnique {
-        changes.append("column \(target.name) " + (target.isUnique ? "became UNIQUE" : "is no longer UNIQUE"))
+        changes.append(
+          "column \(target.name) " + (target.isUnique ? "became UNIQUE" : "is no longer UNIQUE"))
         rebuildReasons.append("unique")
       }
       if old.defaultSQL != target.defaultSQL {
@@ -115,10 +118,12 @@ public enum AutoMigration {
       }
     }
     if !retyped.isEmpty { rebuildReasons.append("type") }
-    let sourceOf = Dictionary(sources.map { ($0.target.name, $0.source) }, uniquingKeysWith: { a, _ in a })
+    let sourceOf = Dictionary(
+      sources.map { ($0.target.name, $0.source) }, uniquingKeysWith: { a, _ in a })
     if desired.primaryKey.map({ sourceOf[$0] ?? $0 }) != stored.primaryKey {
       changes.append(
-        "primary key changed from (\(stored.primaryKey.joined(separator: ", "))) to (\(desired.primaryKey.joined(separator: ", ")))")
+        "primary key changed from (\(stored.primaryKey.joined(separator: ", "))) to (\(desired.primaryKey.joined(separator: ", ")))"
+      )
       rebuildReasons.append("primary key")
     }
     let desiredKeys = desired.foreignKeys.map { key in
@@ -156,7 +161,9 @@ public enum AutoMigration {
           Int.self,
           "SELECT count(*) FROM " + quotedTable + " WHERE " + SQLIdentifier.quote(column.name)
             + " IS NOT NULL") ?? 0
-      if rows > 0 { throw MigrationError.wouldLoseData(table: table, column: column.name, rows: rows) }
+      if rows > 0 {
+        throw MigrationError.wouldLoseData(table: table, column: column.name, rows: rows)
+      }
     }
     for column in added where column.isNotNull && column.defaultSQL == nil && rowCount > 0 {
       if desired.hasRowIDAlias && column.name == desired.primaryKey.first { continue }
@@ -175,7 +182,9 @@ public enum AutoMigration {
     let strategy: MigrationPlan.Strategy
     if rebuildReasons.isEmpty {
       steps += added.map {
-        .init("ALTER TABLE " + quotedTable + " ADD COLUMN " + desired.columnSQL($0), "add column \($0.name)")
+        .init(
+          "ALTER TABLE " + quotedTable + " ADD COLUMN " + desired.columnSQL($0),
+          "add column \($0.name)")
       }
       steps += indexesToDrop.map {
         .init("DROP INDEX " + SQLIdentifier.quote($0.name), "drop index \($0.name)")

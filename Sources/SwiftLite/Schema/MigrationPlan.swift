@@ -30,7 +30,9 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// For a check: the query must return no row, else this error is thrown.
     let failure: MigrationError?
 
-    init(_ sql: String, _ reason: String, arguments: [SQLiteValue] = [], failure: MigrationError? = nil) {
+    init(
+      _ sql: String, _ reason: String, arguments: [SQLiteValue] = [], failure: MigrationError? = nil
+    ) {
       self.sql = sql
       self.reason = reason
       self.arguments = arguments

@@ -65,7 +65,9 @@ public struct SchemaInspector {
       default: break
       }
     }
-    var keys: [Int: (columns: [String], parents: [String], table: String, delete: String, update: String)] = [:]
+    var keys:
+      [Int: (columns: [String], parents: [String], table: String, delete: String, update: String)] =
+        [:]
     for row in try db.query("PRAGMA foreign_key_list(" + quoted + ")") {
       let id = try row.get(Int.self, "id")
       let parentTable = try row.get(String.self, "table")

@@ -172,7 +172,8 @@ public struct TableSchema: Sendable, Hashable {
     }
     let table = M.tableName
     let indexes = M.indexes.map {
-      IndexDefinition(name: $0.resolvedName(table: table), columns: $0.columns, isUnique: $0.isUnique)
+      IndexDefinition(
+        name: $0.resolvedName(table: table), columns: $0.columns, isUnique: $0.isUnique)
     }
     var schema = TableSchema(
       name: table, columns: columns, primaryKey: M.primaryKey, autoIncrement: M.autoIncrement,
@@ -183,7 +184,9 @@ public struct TableSchema: Sendable, Hashable {
     if schema.isStrict {
       // STRICT tables accept only INT, INTEGER, REAL, TEXT, BLOB and ANY.
       for index in schema.columns.indices where schema.columns[index].type == "BLOB" {
-        if properties[index].typeName.hasPrefix("SQLiteValue") { schema.columns[index].type = "ANY" }
+        if properties[index].typeName.hasPrefix("SQLiteValue") {
+          schema.columns[index].type = "ANY"
+        }
       }
     }
     return schema

@@ -204,7 +204,9 @@ extension Connection {
 
   /// The model with this (single-column) primary key, or `nil`.
   /// - Throws: `SQLiteError`; `DecodingError` naming the column when a row does not decode.
-  public func find<M: Model>(_ model: M.Type, id: some SQLiteValueConvertible, target: String? = nil)
+  public func find<M: Model>(
+    _ model: M.Type, id: some SQLiteValueConvertible, target: String? = nil
+  )
     throws -> M?
   {
     try find(model, key: [try id.sqliteValue()], target: target)
@@ -232,7 +234,8 @@ extension Connection {
     target: String? = nil
   ) throws -> [M] {
     let table = try modelTable(model, target: target)
-    return try fetch(model, table, table.selectSQL, [], orderBy: orderBy, limit: limit, offset: offset)
+    return try fetch(
+      model, table, table.selectSQL, [], orderBy: orderBy, limit: limit, offset: offset)
   }
 
   /// The models where an SQL condition holds, its values bound.

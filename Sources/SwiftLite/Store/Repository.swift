@@ -91,7 +91,8 @@ public final class Repository<M: Model>: Sendable {
     let value = try id.sqliteValue()
     try queue.write { db in
       guard try db.delete(M.self, key: [value], target: target) else {
-        throw ModelError.notFound(table: target.map { M.tableName(target: $0) } ?? M.tableName, key: [value])
+        throw ModelError.notFound(
+          table: target.map { M.tableName(target: $0) } ?? M.tableName, key: [value])
       }
     }
   }
