@@ -99,6 +99,7 @@ public final class Connection {
   public func close() throws {
     guard !isClosed else { return }
     cache.removeAll()
+    attachments.removeAll()
     let code = sqlite3_close(handle)
     if code == SQLITE_BUSY {
       var open: [String] = []

@@ -86,7 +86,7 @@ extension Connection {
   public func save<M: Model>(_ model: M, target: String? = nil) throws {
     let table = try modelTable(M.self, target: target)
     try table.encoder.encode(model)
-    try withCachedStatement(table.upsertSQL, bind: table.bindAll) { try $0.execute() }
+    try table.runUpsert(on: self)
   }
 
   /// Saves many models in one transaction (a savepoint inside an open one), through one
@@ -97,7 +97,7 @@ extension Connection {
     try savepoint { db in
       for model in models {
         try table.encoder.encode(model)
-        try db.withCachedStatement(table.upsertSQL, bind: table.bindAll) { try $0.execute() }
+        try table.runUpsert(on: db)
       }
     }
   }
@@ -110,7 +110,7 @@ extension Connection {
   public func insert<M: Model>(_ model: M, target: String? = nil) throws -> Int64 {
     let table = try modelTable(M.self, target: target)
     try table.encoder.encode(model)
-    try withCachedStatement(table.insertSQL, bind: table.bindAll) { try $0.execute() }
+    try table.runInsert(on: self)
     return lastInsertRowID
   }
 

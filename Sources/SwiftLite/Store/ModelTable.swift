@@ -47,6 +47,29 @@ final class ModelTable {
         + keyCondition
   }
 
+  private var upsertStatement: Statement?
+  private var insertStatement: Statement?
+
+  /// Runs the UPSERT for the encoder's values through a statement this table owns (no
+  /// cache look-up by SQL text on the hot path).
+  func runUpsert(on db: Connection) throws {
+    let statement = try upsertStatement ?? db.prepare(upsertSQL)
+    upsertStatement = statement
+    try run(statement)
+  }
+
+  /// Runs the INSERT for the encoder's values.
+  func runInsert(on db: Connection) throws {
+    let statement = try insertStatement ?? db.prepare(insertSQL)
+    insertStatement = statement
+    try run(statement)
+  }
+
+  private func run(_ statement: Statement) throws {
+    try bindAll(to: statement)
+    try statement.execute()
+  }
+
   /// Binds the encoder's values at `positions` to parameters 1, 2, ...
   func bind(_ positions: [Int], to statement: Statement, startingAt first: Int32 = 1) throws {
     var parameter = first
