@@ -67,21 +67,18 @@ func runDemo() throws {
     print("update #\(bob.id) name -> \(try store.contact(id: bob.id)?.name ?? "?")")
   }
 
-  print(
-    "verify 555-0100 \"correct horse\" -> \(try store.verifyPassword("correct horse", phone: "555-0100"))"
-  )
-  print(
-    "verify 555-0100 \"Correct Horse\" -> \(try store.verifyPassword("Correct Horse", phone: "555-0100"))"
-  )
+  for attempt in ["correct horse", "Correct Horse"] {
+    let ok = try store.verifyPassword(attempt, phone: "555-0100")
+    print("verify 555-0100 \"\(attempt)\" -> \(ok)")
+  }
 
   // What the file holds instead of the password: a derived key and its salt.
   let db = try Connection(path: path, options: .readOnly)
-  if let row = try db.queryFirst(
-    "SELECT length(password_hash), length(password_salt) FROM users WHERE phone = ?", ["555-0100"])
-  {
-    print(
-      "stored -> \(try row.get(Int.self, at: 0))-byte PBKDF2 key, \(try row.get(Int.self, at: 1))-byte salt, no password"
-    )
+  let sql = "SELECT length(password_hash), length(password_salt) FROM users WHERE phone = ?"
+  if let row = try db.queryFirst(sql, ["555-0100"]) {
+    let keyLength = try row.get(Int.self, at: 0)
+    let saltLength = try row.get(Int.self, at: 1)
+    print("stored -> \(keyLength)-byte PBKDF2 key and \(saltLength)-byte salt, no password")
   }
   try db.close()
 

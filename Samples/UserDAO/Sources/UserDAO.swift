@@ -35,8 +35,8 @@ public final class UserDAO: Sendable {
   /// - Throws: `SQLiteError` (`.cannotOpen` when the directory does not exist or is not
   ///   writable, `.notADatabase` when the file is not a database).
   public init(directory: String = FileManager.default.currentDirectoryPath) throws {
-    path = URL(fileURLWithPath: directory, isDirectory: true)
-      .appendingPathComponent(Self.fileName).path
+    let directoryURL = URL(fileURLWithPath: directory, isDirectory: true)
+    path = directoryURL.appendingPathComponent(Self.fileName).path
     dbQueue = try DatabaseQueue(path: path)
     try dbQueue.write { db in
       try db.execute(
