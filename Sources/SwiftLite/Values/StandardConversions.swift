@@ -90,10 +90,13 @@ extension Float: SQLiteValueConvertible {
   /// `.real`, refusing NaN.
   /// - Throws: `SQLiteError` (`.mismatch`) for NaN.
   public func sqliteValue() throws -> SQLiteValue { try Double(self).sqliteValue() }
-  /// From what `Double` reads, narrowed to `Float`.
+  /// From what `Double` reads, narrowed to `Float`; `nil` for a finite value beyond
+  /// `Float`'s range (it would silently become infinity).
   public init?(sqliteValue: SQLiteValue) {
     guard let value = Double(sqliteValue: sqliteValue) else { return nil }
-    self = Float(value)
+    let narrowed = Float(value)
+    guard narrowed.isFinite || !value.isFinite else { return nil }
+    self = narrowed
   }
 }
 
