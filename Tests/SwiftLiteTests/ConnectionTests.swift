@@ -347,4 +347,30 @@ final class ConnectionTests: SQLiteTestCase {
     try db.run("INSERT INTO t(x) VALUES (?)", ["untraced"])
     XCTAssertEqual(executedSQL.count, 3)
   }
+
+  func testTraceShowsTriggersOnceEach() throws {
+    try db.execute(
+      """
+      CREATE TABLE t(x);
+      CREATE TABLE log(y);
+      CREATE TRIGGER t_log AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.x); END;
+      """)
+    clearExecutedSQL()
+    try db.run("INSERT INTO t VALUES (?)", [1])
+    XCTAssertEqual(
+      executedSQL.filter { $0 == "INSERT INTO t VALUES (?)" }.count, 1, "\(executedSQL)")
+    XCTAssertTrue(executedSQL.contains("-- TRIGGER t_log"), "\(executedSQL)")
+  }
+
+  func testSQLWithANulCharacterIsRefusedNotTruncated() throws {
+    assertSQLiteError(try db.execute("CREATE TABLE a(x);\0CREATE TABLE b(y)")) {
+      XCTAssertEqual($0.code, .misuse)
+    }
+    assertSQLiteError(try db.prepare("SELECT 1;\0DROP TABLE a")) {
+      XCTAssertEqual($0.code, .misuse)
+    }
+    XCTAssertNil(try db.queryFirst("SELECT name FROM sqlite_schema"))
+    // A NUL inside a bound value is fine: values are bound, not spliced.
+    XCTAssertEqual(try db.scalar(String.self, "SELECT ?", ["a\0b"]), "a\0b")
+  }
 }

@@ -123,6 +123,10 @@ public final class Connection {
   ///   applied unless you wrap the call in ``transaction(_:_:)``.
   public func execute(_ sql: String) throws {
     try ensureOpen(sql)
+    // SQLite stops reading at a NUL: the statements after it would be silently skipped.
+    if sql.utf8.contains(0) {
+      throw SQLiteError.misuse("SQL text contains a NUL character", sql: sql)
+    }
     try sql.withCString { start in
       var next: UnsafePointer<CChar>? = start
       while var current = next, current.pointee != 0 {
@@ -371,10 +375,11 @@ private func traceCallback(
   _ mask: UInt32, _ context: UnsafeMutableRawPointer?, _ statement: UnsafeMutableRawPointer?,
   _ detail: UnsafeMutableRawPointer?
 ) -> Int32 {
-  guard let context, let statement else { return 0 }
+  // For SQLITE_TRACE_STMT, `detail` is the statement's unexpanded SQL, or a comment such as
+  // "-- TRIGGER name" when a trigger runs (sqlite3_sql would repeat the outer statement).
+  guard let context, let detail else { return 0 }
   let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-  let pointer = OpaquePointer(statement)
-  if let text = sqlite3_sql(pointer) { connection.traced(String(cString: text)) }
+  connection.traced(String(cString: detail.assumingMemoryBound(to: CChar.self)))
   return 0
 }
 

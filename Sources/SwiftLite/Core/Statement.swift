@@ -73,6 +73,8 @@ public final class Statement {
   /// Whether `sql` holds a statement (or something that is not blanks, `;` and comments),
   /// as SQLite's own parser sees it.
   private static func holdsStatement(_ sql: String, db: OpaquePointer) -> Bool {
+    // SQLite stops reading at a NUL: whatever follows one would be silently ignored.
+    if sql.utf8.contains(0) { return true }
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v3(db, sql, -1, 0, &statement, nil)
     sqlite3_finalize(statement)
