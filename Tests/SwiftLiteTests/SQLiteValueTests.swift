@@ -234,6 +234,13 @@ final class SQLiteValueTests: SQLiteTestCase {
     let row = try XCTUnwrap(try db.queryFirst("SELECT 'abc' AS t, 1.5 AS r"))
     assertDecodingError(try row.get(Decimal.self, "t"))
     assertDecodingError(try row.get(Decimal.self, "r"))
+    // Text that merely starts like a number is not read as one.
+    for text in ["1.5abc", "12 34", "1,5", " 7", "", "-", ".", "1e", "NaN", "0x10"] {
+      XCTAssertThrowsError(try db.scalar(Decimal.self, "SELECT ?", [text]), text)
+    }
+    for (text, value) in [("1e5", 100_000), ("+.5e1", 5), ("-12", -12), ("7.", 7)] {
+      XCTAssertEqual(try db.scalar(Decimal.self, "SELECT ?", [text]), Decimal(value), text)
+    }
   }
 
   // MARK: BLOB
@@ -337,6 +344,22 @@ final class SQLiteValueTests: SQLiteTestCase {
       XCTAssertEqual(
         try roundTrip(value, storedAs: value.storageClass.rawValue.lowercased()), value)
     }
+  }
+
+  func testEveryStorageClassInMemoryToo() throws {
+    let memory = try Connection.inMemory()
+    try memory.execute("CREATE TABLE box(id INTEGER PRIMARY KEY, v)")
+    let values: [SQLiteValue] = [
+      .integer(.max), .integer(.min), .real(.pi), .text(""), .text("x\0y"),
+      .blob(Data()), .blob(Data(repeating: 0xAB, count: 1 << 20)), .null,
+    ]
+    for value in values { try memory.run("INSERT INTO box(v) VALUES (?)", [value]) }
+    let back = try memory.query("SELECT v FROM box ORDER BY id").map { $0[0] }
+    XCTAssertEqual(back, values)
+    let classes = try memory.query("SELECT typeof(v) FROM box ORDER BY id").map {
+      try $0.get(String.self, at: 0)
+    }
+    XCTAssertEqual(classes, values.map { $0.storageClass.rawValue.lowercased() })
   }
 
   func testSQLiteValueLiteralsAndDescription() {
