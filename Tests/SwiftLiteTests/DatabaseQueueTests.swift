@@ -223,6 +223,14 @@ final class DatabaseQueueTests: SQLiteTestCase {
     }
     let count = try await queue.read { try $0.scalar(Int.self, "SELECT count(*) FROM event") }
     XCTAssertEqual(count, 1)
+
+    // The synchronous API inside an async closure runs inline on the same connection.
+    let queue = self.queue!
+    let nested = try await queue.write { _ in
+      try queue.write { try $0.run("INSERT INTO event(source, n) VALUES ('nested', 7)") }
+      return try queue.read { try $0.scalar(Int.self, "SELECT count(*) FROM event") ?? -1 }
+    }
+    XCTAssertEqual(nested, 2)
   }
 
   func testWriteWithoutTransactionAndInMemoryQueue() throws {

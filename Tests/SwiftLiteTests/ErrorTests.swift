@@ -120,6 +120,38 @@ final class ErrorTests: SQLiteTestCase {
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM team"), 3)
   }
 
+  func testReadingWhileAnotherConnectionHoldsAnExclusiveLockThrowsBusy() throws {
+    let other = try openSecondConnection(busyTimeout: 0)
+    try other.execute("BEGIN EXCLUSIVE; INSERT INTO team(name) VALUES ('hidden')")
+    try db.setBusyTimeout(0)
+    var rows = 0
+    assertSQLiteError(try db.forEachRow("SELECT * FROM team") { _ in rows += 1 }) {
+      XCTAssertTrue($0.isBusy)
+    }
+    assertSQLiteError(try db.query("SELECT * FROM team")) { XCTAssertTrue($0.isBusy) }
+    let statement = try db.prepare("SELECT name FROM team")
+    assertSQLiteError(try statement.step()) { XCTAssertEqual($0.code, .busy) }
+    statement.reset()
+    XCTAssertEqual(rows, 0)
+    try other.execute("ROLLBACK")
+    try db.forEachRow("SELECT * FROM team") { _ in rows += 1 }
+    XCTAssertEqual(rows, 1)
+    XCTAssertTrue(try statement.step())
+    XCTAssertEqual(try statement.row.get(String.self, at: 0), "A")
+    statement.reset()
+  }
+
+  func testBindingAStatementThatIsMidStepIsAnErrorNotACrash() throws {
+    let statement = try db.prepare("SELECT name FROM team WHERE id > ?")
+    try statement.bind([0])
+    XCTAssertTrue(try statement.step())
+    assertSQLiteError(try statement.bind([1])) { XCTAssertEqual($0.code, .misuse) }
+    statement.reset()
+    try statement.bind([1])
+    XCTAssertFalse(try statement.step())
+    statement.reset()
+  }
+
   func testSyntaxAndSchemaErrors() {
     assertSQLiteError(try db.run("INSERT INTO nowhere VALUES (1)")) { error in
       XCTAssertEqual(error.code, .error)
