@@ -57,6 +57,7 @@ final class ConnectionTests: SQLiteTestCase {
       XCTAssertTrue($0.message.contains("no such table"), $0.message)
     }
     XCTAssertEqual(try first.journalMode(), .memory)
+    XCTAssertEqual(try first.setJournalMode(.wal), .memory)  // an in-memory database stays so
   }
 
   func testURIFilenameWithReadOnlyMode() throws {
