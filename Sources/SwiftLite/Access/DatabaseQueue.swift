@@ -135,9 +135,11 @@ public final class DatabaseQueue: Sendable {
     readDepth += 1
     defer {
       readDepth -= 1
-      // Turning query_only off cannot fail on an open connection; if it did, the next
-      // write would report it.
-      _ = try? connection.run("PRAGMA query_only = 0")
+      // An interrupt() landing on this pragma would leave the connection read-only for good;
+      // SQLite clears the interrupt once no statement runs, so another attempt goes through.
+      // Should it still fail, the next write reports it.
+      var attempts = 0
+      while (try? connection.run("PRAGMA query_only = 0")) == nil, attempts < 3 { attempts += 1 }
     }
     return try body(connection)
   }

@@ -61,9 +61,10 @@ public final class Connection {
     self.cache = StatementCache(capacity: options.statementCacheCapacity)
     sqlite3_extended_result_codes(handle, 1)
     do {
+      // The timeout comes first: reading the schema waits for a writer's lock like any read.
+      try setBusyTimeout(options.busyTimeout)
       // Reading the schema proves the file is a database before anyone relies on it.
       try execute("SELECT count(*) FROM sqlite_schema")
-      try setBusyTimeout(options.busyTimeout)
       try setForeignKeysEnabled(options.foreignKeys)
       if let mode = options.journalMode { try setJournalMode(mode) }
     } catch let error as SQLiteError {
@@ -87,6 +88,8 @@ public final class Connection {
   deinit {
     guard !isClosed else { return }
     cache.removeAll()
+    // The trace context is this object: statements still held may run after it is gone.
+    if traceHandler != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
     // close_v2 defers the close until statements the user still holds are finalized.
     sqlite3_close_v2(handle)
   }
@@ -129,9 +132,16 @@ public final class Connection {
   ///   applied unless you wrap the call in ``transaction(_:_:)``.
   public func execute(_ sql: String) throws {
     try ensureOpen(sql)
+    // SQLite stops reading at a NUL: the statements after it would be silently skipped.
+    if sql.utf8.contains(0) {
+      throw SQLiteError.misuse("SQL text contains a NUL character", sql: sql)
+    }
     try sql.withCString { start in
       var next: UnsafePointer<CChar>? = start
-      while let current = next, current.pointee != 0 {
+      while var current = next, current.pointee != 0 {
+        // Each statement's text (in errors and in the trace) starts at its first keyword.
+        while current.pointee == 0x20 || (0x09...0x0D).contains(current.pointee) { current += 1 }
+        if current.pointee == 0 { break }
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let code = sqlite3_prepare_v2(handle, current, -1, &statement, &tail)
@@ -221,10 +231,11 @@ public final class Connection {
   /// - Throws: `SQLiteError` as ``run(_:_:)`` does.
   public func query(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
     try withCachedStatement(sql, arguments) { statement in
-      let columns = statement.columnCount
+      var columns = statement.columnCount
       var values = ContiguousArray<SQLiteValue>()
       var rowCount = 0
       while try statement.step() {
+        if rowCount == 0 { columns = statement.columnCount }  // a re-prepare may change it
         for index in 0..<columns { values.append(statement.columnValue(at: index)) }
         rowCount += 1
       }
@@ -274,31 +285,50 @@ public final class Connection {
 
   /// The rowid of the most recent successful INSERT on this connection.
   /// See <https://sqlite.org/c3ref/last_insert_rowid.html>.
-  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  public var lastInsertRowID: Int64 { isClosed ? 0 : sqlite3_last_insert_rowid(handle) }
 
   /// Rows changed by the most recent INSERT, UPDATE or DELETE.
-  public var changes: Int { Int(sqlite3_changes64(handle)) }
+  public var changes: Int { isClosed ? 0 : Int(sqlite3_changes64(handle)) }
 
   /// Rows changed since the connection opened.
-  public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+  public var totalChanges: Int { isClosed ? 0 : Int(sqlite3_total_changes64(handle)) }
 
   /// `true` while a transaction is open (the connection is not in autocommit mode).
-  public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+  public var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
   /// The number of statements held in the statement cache.
   public var cachedStatementCount: Int { cache.count }
 
+  /// `true` when a statement of this connection has started stepping and was not reset
+  /// (used by tests to check that nothing is left mid-step).
+  var hasStatementInProgress: Bool {
+    guard !isClosed else { return false }
+    var statement = sqlite3_next_stmt(handle, nil)
+    while let current = statement {
+      if sqlite3_stmt_busy(current) != 0 { return true }
+      statement = sqlite3_next_stmt(handle, current)
+    }
+    return false
+  }
+
   /// Sets how long to wait for another connection's lock before failing with `SQLITE_BUSY`.
-  /// - Parameter seconds: 0 to fail at once.
-  /// - Throws: `SQLiteError` if SQLite refuses.
+  /// - Parameter seconds: 0 (or less) to fail at once; values beyond `Int32.max`
+  ///   milliseconds (about 24 days), including infinity, wait that long.
+  /// - Throws: `SQLiteError` if SQLite refuses, or the connection is closed.
   public func setBusyTimeout(_ seconds: Double) throws {
-    try SQLiteError.check(sqlite3_busy_timeout(handle, Int32(max(0, seconds * 1000))), handle)
+    try ensureOpen(nil)
+    let milliseconds = seconds * 1000
+    // Int32(_:) traps on NaN, infinity and out-of-range values.
+    let clamped = milliseconds > 0 ? Int32(min(milliseconds, Double(Int32.max))) : 0
+    try SQLiteError.check(sqlite3_busy_timeout(handle, clamped), handle)
   }
 
   /// Interrupts the statement running on this connection, which then fails with
   /// `.interrupt`. This is the one call that may come from another thread, and only while
   /// the connection is open; ``DatabaseQueue/interrupt()`` wraps it safely.
-  public func interrupt() { sqlite3_interrupt(handle) }
+  public func interrupt() {
+    if !isClosed { sqlite3_interrupt(handle) }
+  }
 
   /// The journal mode now in force.
   /// - Throws: `SQLiteError` if the pragma fails.
@@ -340,6 +370,7 @@ public final class Connection {
     get { traceHandler }
     set {
       traceHandler = newValue
+      guard !isClosed else { return }
       guard newValue != nil else {
         sqlite3_trace_v2(handle, 0, nil, nil)
         return
@@ -361,10 +392,11 @@ private func traceCallback(
   _ mask: UInt32, _ context: UnsafeMutableRawPointer?, _ statement: UnsafeMutableRawPointer?,
   _ detail: UnsafeMutableRawPointer?
 ) -> Int32 {
-  guard let context, let statement else { return 0 }
+  // For SQLITE_TRACE_STMT, `detail` is the statement's unexpanded SQL, or a comment such as
+  // "-- TRIGGER name" when a trigger runs (sqlite3_sql would repeat the outer statement).
+  guard let context, let detail else { return 0 }
   let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-  let pointer = OpaquePointer(statement)
-  if let text = sqlite3_sql(pointer) { connection.traced(String(cString: text)) }
+  connection.traced(String(cString: detail.assumingMemoryBound(to: CChar.self)))
   return 0
 }
 

@@ -22,6 +22,14 @@ public struct Row {
   @usableFromInline enum Storage {
     case statement(Statement)
     case buffer(RowBuffer, base: Int)
+
+    /// The statement's handle and column count for a row read in place. The statement is
+    /// only touched inside this getter, so a caller that goes on to call SQLite with the
+    /// handle does not retain the statement around those calls (the row keeps it alive).
+    @inline(__always) var cursor: (handle: OpaquePointer, columnCount: Int)? {
+      guard case .statement(let statement) = self else { return nil }
+      return (statement.handle, statement.columnCount)
+    }
   }
 
   @usableFromInline let storage: Storage
@@ -91,16 +99,43 @@ public struct Row {
     }
   }
 
+  /// The value at `index` when it is in range and stored as INTEGER, read without building
+  /// an `SQLiteValue`; `nil` otherwise. Not inlined into clients: a call here borrows the
+  /// row's statement, where inlined code would retain and release it on every read.
+  @usableFromInline func integer(at index: Int) -> Int64? {
+    if let (handle, columnCount) = storage.cursor {
+      return Statement.columnInt64(handle, columnCount: columnCount, at: index)
+    }
+    switch storage {
+    case .statement:
+      return nil
+    case .buffer(let buffer, let base):
+      guard index >= 0 && index < buffer.layout.names.count,
+        case .integer(let number) = buffer.values[base + index]
+      else { return nil }
+      return number
+    }
+  }
+
   /// The value at a position as a Swift type.
   /// - Throws: `DecodingError.keyNotFound` for a position outside the row,
   ///   `DecodingError.valueNotFound` for NULL read as a non-optional type,
   ///   `DecodingError.typeMismatch` for another storage class or an out-of-range integer.
   @inlinable
   public func get<T: SQLiteValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
+    // Fast path for integers read in place: no SQLiteValue is built. It only ever returns
+    // a value the general path would return too; anything else falls through to it.
+    if T.self == Int64.self, let number = integer(at: index) {
+      return unsafeBitCast(number, to: T.self)
+    }
+    if T.self == Int.self, let number = integer(at: index), let exact = Int(exactly: number) {
+      return unsafeBitCast(exact, to: T.self)
+    }
     guard index >= 0 && index < count else {
       throw DecodingError.keyNotFound(
         ColumnKey(intValue: index),
-        .init(codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
+        .init(
+          codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
     }
     let stored = value(at: index)
     if let converted = T(sqliteValue: stored) { return converted }
@@ -168,7 +203,8 @@ public struct Row {
     guard index >= 0 && index < count else {
       throw DecodingError.keyNotFound(
         ColumnKey(intValue: index),
-        .init(codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
+        .init(
+          codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
     }
     switch storage {
     case .statement(let statement):

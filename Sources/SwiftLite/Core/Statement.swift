@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// A prepared SQL statement: one compiled `sqlite3_stmt`.
 ///
@@ -22,8 +22,12 @@ public final class Statement {
   public let sql: String
   /// The number of parameters (`?`, `:name`, ...) the statement takes; the largest index.
   public let parameterCount: Int
-  /// The number of columns each row has (0 for statements that return no rows).
-  public let columnCount: Int
+  /// The number of columns each row has (0 for statements that return no rows). A schema
+  /// change can alter it (`SELECT *` after `ALTER TABLE ADD COLUMN`): SQLite then re-prepares
+  /// the statement on its next step, and the count follows from the first row on.
+  @exclusivity(unchecked) public private(set) var columnCount: Int
+  /// `SQLITE_STMTSTATUS_REPREPARE` when ``columnCount`` and the layout were last read.
+  @exclusivity(unchecked) private var reprepareCount: Int32 = 0
   /// Set while a cached statement is being stepped, so nested use of the same SQL gets a
   /// fresh statement instead of disturbing this one.
   var isInUse = false
@@ -56,12 +60,25 @@ public final class Statement {
       throw SQLiteError.misuse("no SQL statement to prepare (empty or only comments)", sql: sql)
     }
     let rest = sql.utf8.dropFirst(tailOffset)
-    if rest.contains(where: { $0 != UInt8(ascii: ";") && !Self.isBlank($0) }) {
+    if rest.contains(where: { $0 != UInt8(ascii: ";") && !Self.isBlank($0) }),
+      Self.holdsStatement(String(decoding: rest, as: UTF8.self), db: db)
+    {
       sqlite3_finalize(statement)
       throw SQLiteError.misuse(
         "prepare takes one SQL statement; use execute(_:) to run several", sql: sql)
     }
     return Statement(handle: statement, sql: sql)
+  }
+
+  /// Whether `sql` holds a statement (or something that is not blanks, `;` and comments),
+  /// as SQLite's own parser sees it.
+  private static func holdsStatement(_ sql: String, db: OpaquePointer) -> Bool {
+    // SQLite stops reading at a NUL: whatever follows one would be silently ignored.
+    if sql.utf8.contains(0) { return true }
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v3(db, sql, -1, 0, &statement, nil)
+    sqlite3_finalize(statement)
+    return code != SQLITE_OK || statement != nil
   }
 
   private static func isBlank(_ byte: UInt8) -> Bool {
@@ -93,6 +110,12 @@ public final class Statement {
   }
 
   /// Column names and their positions, computed once per statement.
+  private func refreshColumns() {
+    reprepareCount = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+    columnCount = Int(sqlite3_column_count(handle))
+    cachedLayout = nil
+  }
+
   var layout: ColumnLayout {
     if let cachedLayout { return cachedLayout }
     let names = (0..<columnCount).map { index in
@@ -124,7 +147,13 @@ public final class Statement {
   @discardableResult
   public func step() throws(SQLiteError) -> Bool {
     let code = sqlite3_step(handle)
-    if code == SQLITE_ROW { return true }
+    if code == SQLITE_ROW {
+      // A re-prepare (after a schema change) may have changed the result columns.
+      if sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) != reprepareCount {
+        refreshColumns()
+      }
+      return true
+    }
     if code == SQLITE_DONE { return false }
     throw SQLiteError(code, sqlite3_db_handle(handle), sql: sql)
   }
@@ -167,8 +196,21 @@ public final class Statement {
         try bind(value, at: offset + 1)
       }
     case .named(let pairs):
+      var bound = Set<Int>(minimumCapacity: pairs.count)
       for (name, value) in pairs {
-        try bind(value, at: try parameterIndex(named: name))
+        let index = try parameterIndex(named: name)
+        try bind(value, at: index)
+        bound.insert(index)
+      }
+      // A parameter left out would silently keep the previous run's value.
+      if bound.count < parameterCount {
+        let missing = (1...parameterCount).filter { !bound.contains($0) }.map { index in
+          sqlite3_bind_parameter_name(handle, Int32(index)).map { String(cString: $0) }
+            ?? "?\(index)"
+        }
+        throw SQLiteError.range(
+          "no argument for parameter(s) \(missing.joined(separator: ", "))", sql: sql,
+          parameterCount: parameterCount)
       }
     }
   }
@@ -201,7 +243,8 @@ public final class Statement {
 
   private func parameterIndex(named name: String) throws(SQLiteError) -> Int {
     let candidates =
-      name.first.map { ":@$?".contains($0) } == true ? [name] : [":" + name, "@" + name, "$" + name]
+      name.first.map { ":@$?".contains($0) } == true
+      ? [name] : [":" + name, "@" + name, "$" + name]
     for candidate in candidates {
       let index = sqlite3_bind_parameter_index(handle, candidate)
       if index > 0 { return Int(index) }
@@ -279,10 +322,18 @@ public final class Statement {
     sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
   }
 
-  @usableFromInline func columnInt64(at index: Int) -> Int64? {
-    let column = Int32(index)
-    guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else { return nil }
-    return sqlite3_column_int64(handle, column)
+  /// The column's value when it is in range and stored as INTEGER, else `nil` (the caller
+  /// then takes the general path, which reports the error). One `sqlite3_column_value` and
+  /// two `sqlite3_value_*` calls are cheaper than `sqlite3_column_type` followed by
+  /// `sqlite3_column_int64`, which each repeat the statement's bookkeeping.
+  ///
+  /// Static, on the raw handle: a caller that borrows the statement (through a ``Row``)
+  /// then need not retain it around the C calls.
+  static func columnInt64(_ handle: OpaquePointer, columnCount: Int, at index: Int) -> Int64? {
+    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index)),
+      sqlite3_value_type(value) == SQLITE_INTEGER
+    else { return nil }
+    return sqlite3_value_int64(value)
   }
 
   /// Calls `body` with the bytes of a TEXT or BLOB column without copying them; the

@@ -28,6 +28,13 @@ public struct TableSchema: Sendable, Hashable {
     public var columns: [String]
     /// Whether it is a unique index.
     public var isUnique: Bool
+
+    /// An index definition.
+    public init(name: String, columns: [String], isUnique: Bool) {
+      self.name = name
+      self.columns = columns
+      self.isUnique = isUnique
+    }
   }
 
   /// A schema made of its parts.

@@ -90,10 +90,13 @@ extension Float: SQLiteValueConvertible {
   /// `.real`, refusing NaN.
   /// - Throws: `SQLiteError` (`.mismatch`) for NaN.
   public func sqliteValue() throws -> SQLiteValue { try Double(self).sqliteValue() }
-  /// From what `Double` reads, narrowed to `Float`.
+  /// From what `Double` reads, narrowed to `Float`; `nil` for a finite value beyond
+  /// `Float`'s range (it would silently become infinity).
   public init?(sqliteValue: SQLiteValue) {
     guard let value = Double(sqliteValue: sqliteValue) else { return nil }
-    self = Float(value)
+    let narrowed = Float(value)
+    guard narrowed.isFinite || !value.isFinite else { return nil }
+    self = narrowed
   }
 }
 
@@ -178,13 +181,41 @@ extension Decimal: SQLiteValueConvertible {
   public static var storageClass: SQLiteValue.StorageClass { .text }
   /// `.text` of the exact decimal digits.
   public func sqliteValue() -> SQLiteValue { .text(description) }
-  /// From TEXT holding a decimal number written with a `.` separator.
+  /// From TEXT holding a decimal number written with a `.` separator (and an optional
+  /// exponent), nothing else: `Decimal(string:)` alone would read `"1.5abc"` as 1.5.
   public init?(sqliteValue: SQLiteValue) {
-    guard case .text(let value) = sqliteValue,
+    guard case .text(let value) = sqliteValue, isDecimalNumber(value),
       let decimal = Decimal(string: value, locale: Locale(identifier: "en_US_POSIX"))
     else { return nil }
     self = decimal
   }
+}
+
+/// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, and nothing around it.
+private func isDecimalNumber(_ text: String) -> Bool {
+  var bytes = text.utf8[...]
+  func isDigit(_ byte: UInt8?) -> Bool { byte.map { (0x30...0x39).contains($0) } ?? false }
+  func skipDigits() -> Int {
+    var count = 0
+    while isDigit(bytes.first) {
+      bytes.removeFirst()
+      count += 1
+    }
+    return count
+  }
+  if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
+  var digits = skipDigits()
+  if bytes.first == UInt8(ascii: ".") {
+    bytes.removeFirst()
+    digits += skipDigits()
+  }
+  guard digits > 0 else { return false }
+  if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+    bytes.removeFirst()
+    if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
+    guard skipDigits() > 0 else { return false }
+  }
+  return bytes.isEmpty
 }
 
 extension Date: SQLiteValueConvertible {

@@ -1,0 +1,200 @@
+import CSQLite
+import SwiftLite
+
+// The workloads of issue 2: the Core trio (Connection, Statement, Row) against the C API,
+// on `Fixtures.rows` rows of ten INTEGER columns. Each SwiftLite side is written the way a
+// user would write it with the public API; each raw side the way a careful C programmer
+// would, with no checks SQLite does not force on them.
+
+extension Workloads {
+  static let core: [Workload] = [insert, insertRun, iterate, fetchAll, lookup]
+
+  /// Inserts every row through one prepared statement, inside one transaction. BEGIN is
+  /// timed, COMMIT (an fsync, the same disk work on both sides) is not: it only adds noise.
+  static let insert = Workload(
+    name: "insert",
+    summary: "insert rows in one transaction: prepare once, bind([...]) + execute() per row",
+    target: 1.10,
+    swiftLite: { trial in
+      let db = try Connection(path: trial.fixtures.freshDatabase())
+      let v = trial.fixtures.values
+      try trial.time {
+        try db.execute("BEGIN")
+        let insert = try db.prepare(Fixtures.insertSQL)
+        for base in stride(from: 0, to: trial.rows * 10, by: 10) {
+          try insert.bind([
+            v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
+            v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9],
+          ])
+          try insert.execute()
+        }
+      }
+      try db.execute("COMMIT")
+      return try db.scalar(Int64.self, Fixtures.insertChecksumSQL) ?? 0
+    },
+    raw: rawInsert)
+
+  /// The same inserts through `Connection.run` and its statement cache.
+  static let insertRun = Workload(
+    name: "insert_run",
+    summary: "insert rows in one transaction: db.run(sql, [...]) per row (statement cache)",
+    target: nil,
+    swiftLite: { trial in
+      let db = try Connection(path: trial.fixtures.freshDatabase())
+      let v = trial.fixtures.values
+      try trial.time {
+        try db.execute("BEGIN")
+        for base in stride(from: 0, to: trial.rows * 10, by: 10) {
+          try db.run(
+            Fixtures.insertSQL,
+            [
+              v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
+              v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9],
+            ])
+        }
+      }
+      try db.execute("COMMIT")
+      return try db.scalar(Int64.self, Fixtures.insertChecksumSQL) ?? 0
+    },
+    raw: rawInsert)
+
+  static func rawInsert(_ trial: Trial) -> Int64 {
+    let db = RawDatabase(path: trial.fixtures.freshDatabase())
+    let v = trial.fixtures.values
+    trial.time {
+      db.execute("BEGIN")
+      let insert = db.prepare(Fixtures.insertSQL)
+      for base in stride(from: 0, to: trial.rows * 10, by: 10) {
+        for column in 0..<10 {
+          db.check(sqlite3_bind_int64(insert, Int32(column + 1), v[base + column]))
+        }
+        db.expect(sqlite3_step(insert), SQLITE_DONE)
+        sqlite3_reset(insert)
+      }
+      sqlite3_finalize(insert)
+    }
+    db.execute("COMMIT")
+    return db.scalar(Fixtures.insertChecksumSQL)
+  }
+
+  /// Reads every column of every row in place, as `Int64`.
+  static let iterate = Workload(
+    name: "iterate",
+    summary: "read all rows in place: forEachRow + row.get(Int64.self, at:) per column",
+    target: 1.05,
+    swiftLite: { trial in
+      let db = try Connection(path: trial.fixtures.populatedDatabase())
+      return try trial.time {
+        var sum: Int64 = 0
+        try db.forEachRow(Fixtures.selectAllSQL) { row in
+          for column in 0..<10 { sum &+= try row.get(Int64.self, at: column) }
+        }
+        return sum
+      }
+    },
+    raw: { trial in
+      let db = RawDatabase(path: trial.fixtures.populatedDatabase())
+      return trial.time {
+        var sum: Int64 = 0
+        let select = db.prepare(Fixtures.selectAllSQL)
+        var code = sqlite3_step(select)
+        while code == SQLITE_ROW {
+          for column in 0..<Int32(10) { sum &+= sqlite3_column_int64(select, column) }
+          code = sqlite3_step(select)
+        }
+        db.expect(code, SQLITE_DONE)
+        sqlite3_finalize(select)
+        return sum
+      }
+    })
+
+  /// Materializes every row. The raw side builds the most economical Swift equivalent: an
+  /// array of plain structs of ten `Int64`. Reading the values back (the checksum) and
+  /// freeing them are not timed on either side.
+  static let fetchAll = Workload(
+    name: "fetchAll",
+    summary: "fetch all rows as [Row] with db.query (raw: [struct of 10 Int64])",
+    target: 1.5,
+    swiftLite: { trial in
+      let db = try Connection(path: trial.fixtures.populatedDatabase())
+      let rows = try trial.time { try db.query(Fixtures.selectAllSQL) }
+      var sum: Int64 = 0
+      for row in rows {
+        for column in 0..<10 { sum &+= try row.get(Int64.self, at: column) }
+      }
+      return sum
+    },
+    raw: { trial in
+      let db = RawDatabase(path: trial.fixtures.populatedDatabase())
+      let items = trial.time {
+        var items: [RawItem] = []
+        let select = db.prepare(Fixtures.selectAllSQL)
+        var code = sqlite3_step(select)
+        while code == SQLITE_ROW {
+          items.append(RawItem(select))
+          code = sqlite3_step(select)
+        }
+        db.expect(code, SQLITE_DONE)
+        sqlite3_finalize(select)
+        return items
+      }
+      return items.reduce(0) { $0 &+ $1.sum }
+    })
+
+  /// Looks rows up one at a time by primary key, in a fixed pseudo-random order, reading
+  /// all ten columns of each.
+  static let lookup = Workload(
+    name: "lookup",
+    summary: "look up one row by primary key per call: db.query(sql, [id]) (statement cache)",
+    target: 1.2,
+    swiftLite: { trial in
+      let db = try Connection(path: trial.fixtures.populatedDatabase())
+      let ids = trial.fixtures.lookupIDs
+      return try trial.time {
+        var sum: Int64 = 0
+        for id in ids {
+          let row = try db.query(Fixtures.selectByIDSQL, [id])[0]
+          for column in 0..<10 { sum &+= try row.get(Int64.self, at: column) }
+        }
+        return sum
+      }
+    },
+    raw: { trial in
+      let db = RawDatabase(path: trial.fixtures.populatedDatabase())
+      let ids = trial.fixtures.lookupIDs
+      return trial.time {
+        var sum: Int64 = 0
+        let select = db.prepare(Fixtures.selectByIDSQL)
+        for id in ids {
+          sqlite3_reset(select)
+          db.check(sqlite3_bind_int64(select, 1, id))
+          db.expect(sqlite3_step(select), SQLITE_ROW)
+          for column in 0..<Int32(10) { sum &+= sqlite3_column_int64(select, column) }
+        }
+        sqlite3_finalize(select)
+        return sum
+      }
+    })
+}
+
+/// One row of the raw fetch: what a C programmer would use, a plain struct.
+struct RawItem {
+  var c0, c1, c2, c3, c4, c5, c6, c7, c8, c9: Int64
+
+  init(_ statement: OpaquePointer) {
+    c0 = sqlite3_column_int64(statement, 0)
+    c1 = sqlite3_column_int64(statement, 1)
+    c2 = sqlite3_column_int64(statement, 2)
+    c3 = sqlite3_column_int64(statement, 3)
+    c4 = sqlite3_column_int64(statement, 4)
+    c5 = sqlite3_column_int64(statement, 5)
+    c6 = sqlite3_column_int64(statement, 6)
+    c7 = sqlite3_column_int64(statement, 7)
+    c8 = sqlite3_column_int64(statement, 8)
+    c9 = sqlite3_column_int64(statement, 9)
+  }
+
+  var sum: Int64 {
+    c0 &+ c1 &+ c2 &+ c3 &+ c4 &+ c5 &+ c6 &+ c7 &+ c8 &+ c9
+  }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import SwiftLite
+
+/// Command-line options.
+struct Options {
+  var rows = 100_000
+  var runs = 5
+  var warmup = 1
+  var only: Set<String>?
+  var json = false
+  var strict = false
+  var list = false
+
+  static let usage = """
+    usage: SwiftLiteBenchmarks [--rows N] [--runs N] [--warmup N] [--only a,b] [--json] [--strict] [--list]
+
+      --rows N     rows per workload (default 100000)
+      --runs N     timed runs per side; the median is reported (default 5)
+      --warmup N   untimed runs per side before those (default 1)
+      --only a,b   run only these workloads (see --list)
+      --json       print {"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}} only
+      --strict     exit with status 2 when a workload misses its target ratio
+      --list       list the workloads and exit
+
+    Build and run in release mode:
+      swift run -c release SwiftLiteBenchmarks
+    """
+
+  static func parse(_ arguments: [String]) throws -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    func number(_ flag: String) throws -> Int {
+      guard let text = rest.popFirst(), let value = Int(text), value >= 0 else {
+        throw UsageError(message: "\(flag) needs a non-negative number")
+      }
+      return value
+    }
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--rows": options.rows = max(1, try number(argument))
+      case "--runs": options.runs = max(1, try number(argument))
+      case "--warmup": options.warmup = try number(argument)
+      case "--only":
+        guard let names = rest.popFirst() else { throw UsageError(message: "--only needs names") }
+        options.only = Set(names.split(separator: ",").map(String.init))
+      case "--json": options.json = true
+      case "--strict": options.strict = true
+      case "--list": options.list = true
+      case "-h", "--help": throw UsageError(message: nil)
+      default: throw UsageError(message: "unknown argument '\(argument)'")
+      }
+    }
+    return options
+  }
+}
+
+struct UsageError: Error {
+  let message: String?
+}
+
+/// The medians of one workload.
+struct Result {
+  let workload: Workload
+  let swiftLiteSeconds: Double
+  let rawSeconds: Double
+  var ratio: Double { swiftLiteSeconds / rawSeconds }
+  var meetsTarget: Bool? { workload.target.map { ratio <= $0 } }
+}
+
+struct ChecksumMismatch: Error, CustomStringConvertible {
+  let workload: String
+  let swiftLite: Int64
+  let raw: Int64
+  var description: String {
+    "\(workload): SwiftLite and raw C disagree (checksum \(swiftLite) vs \(raw))"
+  }
+}
+
+/// Runs workloads: warm-up runs, then timed runs alternating which side goes first (so a
+/// drift in the machine's speed does not favour one side), and reports the medians.
+struct Runner {
+  let options: Options
+  let fixtures: Fixtures
+
+  func run(_ workload: Workload, progress: (String) -> Void) throws -> Result {
+    var swiftLiteTimes: [Double] = []
+    var rawTimes: [Double] = []
+    for index in 0..<(options.warmup + options.runs) {
+      let sides: [(Bool, (Trial) throws -> Int64)] =
+        index.isMultiple(of: 2)
+        ? [(true, workload.swiftLite), (false, workload.raw)]
+        : [(false, workload.raw), (true, workload.swiftLite)]
+      var checksums: [Bool: Int64] = [:]
+      var seconds: [Bool: Double] = [:]
+      for (isSwiftLite, side) in sides {
+        let trial = Trial(fixtures: fixtures)
+        checksums[isSwiftLite] = try side(trial)
+        guard let elapsed = trial.seconds else {
+          fatalError("\(workload.name): a side never called trial.time(_:)")
+        }
+        seconds[isSwiftLite] = elapsed
+      }
+      guard checksums[true] == checksums[false] else {
+        throw ChecksumMismatch(
+          workload: workload.name, swiftLite: checksums[true]!, raw: checksums[false]!)
+      }
+      let label = index < options.warmup ? "warm-up" : "run \(index - options.warmup + 1)"
+      progress(
+        "  \(workload.name) \(label): SwiftLite \(format(seconds[true]!))s, raw \(format(seconds[false]!))s"
+      )
+      if index >= options.warmup {
+        swiftLiteTimes.append(seconds[true]!)
+        rawTimes.append(seconds[false]!)
+      }
+    }
+    return Result(
+      workload: workload, swiftLiteSeconds: median(swiftLiteTimes), rawSeconds: median(rawTimes))
+  }
+}
+
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  let middle = sorted.count / 2
+  return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+}
+
+func format(_ seconds: Double) -> String { String(format: "%.4f", seconds) }
+
+/// The human-readable report: one line per workload.
+func table(_ results: [Result], options: Options) -> String {
+  func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+    let fill = String(repeating: " ", count: max(0, width - text.count))
+    return right ? fill + text : text + fill
+  }
+  var lines = [
+    "SwiftLite benchmarks: \(options.rows) rows, median of \(options.runs) run(s), SQLite \(Connection.sqliteVersion)",
+    "",
+    pad("workload", 12) + pad("SwiftLite s", 13, right: true) + pad("raw C s", 11, right: true)
+      + pad("ratio", 8, right: true) + pad("target", 9, right: true) + "  what",
+  ]
+  for result in results {
+    let target = result.workload.target.map { String(format: "<= %.2f", $0) } ?? "-"
+    let verdict: String
+    switch result.meetsTarget {
+    case true?: verdict = "ok  "
+    case false?: verdict = "MISS"
+    case nil: verdict = "    "
+    }
+    lines.append(
+      pad(result.workload.name, 12) + pad(format(result.swiftLiteSeconds), 13, right: true)
+        + pad(format(result.rawSeconds), 11, right: true)
+        + pad(String(format: "%.2f", result.ratio), 8, right: true) + pad(target, 9, right: true)
+        + " " + verdict + " " + result.workload.summary)
+  }
+  return lines.joined(separator: "\n")
+}
+
+/// `{"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}, ...}` in run order.
+func json(_ results: [Result]) -> String {
+  let entries = results.map { result in
+    "  \"\(result.workload.name)\": {\"swiftlite_s\": \(String(format: "%.6f", result.swiftLiteSeconds)), "
+      + "\"raw_s\": \(String(format: "%.6f", result.rawSeconds)), "
+      + "\"ratio\": \(String(format: "%.4f", result.ratio))}"
+  }
+  return "{\n" + entries.joined(separator: ",\n") + "\n}"
+}

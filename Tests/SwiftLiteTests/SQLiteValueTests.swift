@@ -1,0 +1,386 @@
+import Foundation
+import XCTest
+
+@testable import SwiftLite
+
+/// A user type: an enum with a raw value adopts the protocol with no code.
+enum Mood: String, SQLiteValueConvertible {
+  case happy, grumpy
+}
+
+enum Priority: Int, SQLiteValueConvertible {
+  case low = 1
+  case high = 9
+}
+
+/// Binding and reading every Swift type of the mapping, through a real table.
+final class SQLiteValueTests: SQLiteTestCase {
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    try db.execute("CREATE TABLE box(id INTEGER PRIMARY KEY, v)")  // no affinity: stored as bound
+  }
+
+  /// Stores `value` in a column without affinity, checks the storage class SQLite recorded
+  /// and reads it back as `T`.
+  private func roundTrip<T: SQLiteValueConvertible>(
+    _ value: T, storedAs expected: String, file: StaticString = #filePath, line: UInt = #line
+  ) throws -> T {
+    try db.run("DELETE FROM box")
+    try db.run("INSERT INTO box(v) VALUES (?)", [value])
+    let row = try XCTUnwrap(try db.queryFirst("SELECT v, typeof(v) AS class FROM box"))
+    XCTAssertEqual(try row.get(String.self, "class"), expected, file: file, line: line)
+    return try row.get(T.self, "v")
+  }
+
+  // MARK: INTEGER
+
+  func testIntegerExtremesKeepAll64Bits() throws {
+    for value in [Int64.min, Int64.min + 1, -1, 0, 1, Int64.max - 1, Int64.max] {
+      XCTAssertEqual(try roundTrip(value, storedAs: "integer"), value)
+    }
+    XCTAssertEqual(try roundTrip(Int.min, storedAs: "integer"), Int.min)
+    XCTAssertEqual(try roundTrip(Int.max, storedAs: "integer"), Int.max)
+    XCTAssertEqual(try db.scalar(Int64.self, "SELECT -9223372036854775808"), Int64.min)
+  }
+
+  func testEverySizedIntegerAtItsLimits() throws {
+    XCTAssertEqual(try roundTrip(Int8.min, storedAs: "integer"), Int8.min)
+    XCTAssertEqual(try roundTrip(Int8.max, storedAs: "integer"), Int8.max)
+    XCTAssertEqual(try roundTrip(Int16.min, storedAs: "integer"), Int16.min)
+    XCTAssertEqual(try roundTrip(Int32.max, storedAs: "integer"), Int32.max)
+    XCTAssertEqual(try roundTrip(UInt8.max, storedAs: "integer"), UInt8.max)
+    XCTAssertEqual(try roundTrip(UInt16.max, storedAs: "integer"), UInt16.max)
+    XCTAssertEqual(try roundTrip(UInt32.max, storedAs: "integer"), UInt32.max)
+    XCTAssertEqual(try roundTrip(UInt64(Int64.max), storedAs: "integer"), UInt64(Int64.max))
+    XCTAssertEqual(try roundTrip(UInt(0), storedAs: "integer"), 0)
+  }
+
+  func testUnsignedAboveInt64MaxIsRefusedOnBind() throws {
+    for value: any SQLiteValueConvertible in [UInt64(Int64.max) + 1, UInt64.max, UInt.max] {
+      assertSQLiteError(try db.run("INSERT INTO box(v) VALUES (?)", [value])) { error in
+        XCTAssertEqual(error.code, .mismatch)
+        XCTAssertTrue(error.message.contains("parameter 1"), error.message)
+        XCTAssertTrue(error.message.contains("64-bit"), error.message)
+      }
+    }
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM box"), 0)
+  }
+
+  func testIntegerOutOfRangeOnReadNamesTheColumn() throws {
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 300 AS small, -1 AS natural"))
+    let small = assertDecodingError(try row.get(UInt8.self, "small"))
+    if case .typeMismatch = small?.error {} else { XCTFail("expected typeMismatch: \(small!)") }
+    XCTAssertEqual(small?.error.codingPathText, ["small"])
+    XCTAssertTrue(small?.description.contains("column 'small'") == true, small!.description)
+    XCTAssertTrue(small?.description.contains("UInt8") == true, small!.description)
+    XCTAssertTrue(small?.description.contains("INTEGER") == true, small!.description)
+    assertDecodingError(try row.get(Int8.self, "small"))
+    assertDecodingError(try row.get(UInt32.self, "natural"))
+    assertDecodingError(try row.get(UInt64.self, at: 1))
+    XCTAssertEqual(try row.get(Int16.self, "small"), 300)
+  }
+
+  func testBoolIsZeroOrOne() throws {
+    XCTAssertEqual(try roundTrip(true, storedAs: "integer"), true)
+    XCTAssertEqual(try roundTrip(false, storedAs: "integer"), false)
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT ?", [true]), 1)
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 2 AS flag, 'true' AS word"))
+    assertDecodingError(try row.get(Bool.self, "flag"))
+    assertDecodingError(try row.get(Bool.self, "word"))
+  }
+
+  // MARK: REAL
+
+  func testRealsRoundTrip() throws {
+    for value in [0.0, -0.5, 1.0 / 3.0, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude] {
+      XCTAssertEqual(try roundTrip(value, storedAs: "real"), value)
+    }
+    XCTAssertEqual(try roundTrip(Double.infinity, storedAs: "real"), .infinity)
+    XCTAssertEqual(try roundTrip(-Double.infinity, storedAs: "real"), -.infinity)
+    XCTAssertEqual(try roundTrip(Float(0.1), storedAs: "real"), Float(0.1))
+    XCTAssertEqual(
+      try roundTrip(Float.greatestFiniteMagnitude, storedAs: "real"), .greatestFiniteMagnitude)
+  }
+
+  func testNaNIsRefused() throws {
+    let nans: [any SQLiteValueConvertible] = [
+      Double.nan, Float.nan, SQLiteValue.real(.nan), Double?.some(.nan),
+    ]
+    for value in nans {
+      assertSQLiteError(try db.run("INSERT INTO box(v) VALUES (?)", [value])) { error in
+        XCTAssertEqual(error.code, .mismatch)
+        XCTAssertTrue(error.message.contains("NaN"), error.message)
+      }
+    }
+    assertSQLiteError(try db.run("INSERT INTO box(v) VALUES (:v)", ["v": Double.nan])) {
+      XCTAssertEqual($0.code, .mismatch)
+    }
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM box"), 0)
+  }
+
+  func testIntegerReadsAsDoubleOnlyWhenExact() throws {
+    XCTAssertEqual(try db.scalar(Double.self, "SELECT 42"), 42.0)
+    XCTAssertEqual(try db.scalar(Double.self, "SELECT 9007199254740992"), 9_007_199_254_740_992)
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 9007199254740993 AS big, 1.5 AS half"))
+    assertDecodingError(try row.get(Double.self, "big"))
+    // No conversion the other way.
+    let half = assertDecodingError(try row.get(Int.self, "half"))
+    XCTAssertTrue(half?.description.contains("REAL") == true, half!.description)
+  }
+
+  func testDoubleTooLargeForFloatIsRefused() throws {
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 1e300 AS huge"))
+    assertDecodingError(try row.get(Float.self, "huge"))
+    XCTAssertEqual(try row.get(Double.self, "huge"), 1e300)
+  }
+
+  // MARK: TEXT
+
+  func testTextRoundTripsIncludingEmptyAndNUL() throws {
+    for value in [
+      "", "hello", "a\0b", "\0", "naïve café 日本 👩‍👩‍👧", String(repeating: "x", count: 100_000),
+    ] {
+      XCTAssertEqual(try roundTrip(value, storedAs: "text"), value)
+    }
+    try db.run("DELETE FROM box")
+    try db.run("INSERT INTO box(v) VALUES (?)", ["a\0b"])
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT length(CAST(v AS BLOB)) FROM box"), 3)
+  }
+
+  func testEmptyStringIsNotNull() throws {
+    try db.run("INSERT INTO box(v) VALUES (?)", [""])
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM box WHERE v IS NULL"), 0)
+    XCTAssertEqual(try db.scalar(String?.self, "SELECT v FROM box"), "")
+  }
+
+  func testInvalidUTF8IsRepairedNotACrash() throws {
+    try db.execute("INSERT INTO box(v) VALUES (CAST(x'C328' AS TEXT))")
+    let row = try XCTUnwrap(try db.queryFirst("SELECT v, typeof(v) FROM box"))
+    XCTAssertEqual(try row.get(String.self, at: 1), "text")
+    XCTAssertEqual(try row.get(String.self, at: 0), "\u{FFFD}(")
+    // The exact bytes are still there for whoever needs them.
+    try db.forEachRow("SELECT v FROM box") { row in
+      XCTAssertEqual(try row.withUnsafeBytes(at: 0) { Array($0) }, [0xC3, 0x28])
+      XCTAssertEqual(try row.get(String.self, at: 0), "\u{FFFD}(")
+    }
+  }
+
+  func testCharacter() throws {
+    XCTAssertEqual(try roundTrip(Character("é"), storedAs: "text"), "é")
+    XCTAssertEqual(try roundTrip(Character("👩‍👩‍👧"), storedAs: "text"), "👩‍👩‍👧")
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 'ab' AS two, '' AS none"))
+    assertDecodingError(try row.get(Character.self, "two"))
+    assertDecodingError(try row.get(Character.self, "none"))
+  }
+
+  func testDateIsISO8601WithMillisecondsInUTC() throws {
+    let date = Date(timeIntervalSince1970: 1_700_000_000.123)
+    try db.run("INSERT INTO box(v) VALUES (?)", [date])
+    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), "2023-11-14T22:13:20.123Z")
+    let back = try XCTUnwrap(try db.scalar(Date.self, "SELECT v FROM box"))
+    XCTAssertEqual(back.timeIntervalSince1970, date.timeIntervalSince1970, accuracy: 0.000_5)
+
+    // Many milliseconds survive exactly (no truncation to the millisecond below).
+    for millis in stride(from: Int64(1_700_000_000_000), to: 1_700_000_001_000, by: 7) {
+      let exact = Date(timeIntervalSince1970: Double(millis) / 1000)
+      let read = try XCTUnwrap(try roundTrip(exact, storedAs: "text"))
+      XCTAssertEqual((read.timeIntervalSince1970 * 1000).rounded(), Double(millis))
+    }
+    // Sub-millisecond precision is rounded to the nearest millisecond.
+    let fine = Date(timeIntervalSince1970: 1_700_000_000.123_9)
+    let rounded = try roundTrip(fine, storedAs: "text")
+    XCTAssertEqual(rounded.timeIntervalSince1970, 1_700_000_000.124, accuracy: 0.000_1)
+
+    // Before 1970 too.
+    let old = Date(timeIntervalSince1970: -0.5)
+    try db.run("DELETE FROM box")
+    try db.run("INSERT INTO box(v) VALUES (?)", [old])
+    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), "1969-12-31T23:59:59.500Z")
+    XCTAssertEqual(try db.scalar(Date.self, "SELECT v FROM box"), old)
+
+    XCTAssertEqual(
+      try db.scalar(Date.self, "SELECT '2023-11-14T22:13:20Z'")?.timeIntervalSince1970,
+      1_700_000_000)
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 'yesterday' AS d, 1700000000 AS n"))
+    assertDecodingError(try row.get(Date.self, "d"))
+    assertDecodingError(try row.get(Date.self, "n"))
+  }
+
+  func testUUIDIsTheCanonicalString() throws {
+    let uuid = UUID()
+    XCTAssertEqual(try roundTrip(uuid, storedAs: "text"), uuid)
+    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), uuid.uuidString)
+    let lower = uuid.uuidString.lowercased()
+    XCTAssertEqual(try db.scalar(UUID.self, "SELECT ?", [lower]), uuid)
+    XCTAssertThrowsError(try db.scalar(UUID.self, "SELECT 'not-a-uuid'"))
+    XCTAssertThrowsError(try db.scalar(UUID.self, "SELECT ?", [Data(repeating: 1, count: 16)]))
+  }
+
+  func testURLIsTheAbsoluteString() throws {
+    let url = try XCTUnwrap(URL(string: "https://example.com/a%20b/c?q=1&r=%C3%A9#frag"))
+    XCTAssertEqual(try roundTrip(url, storedAs: "text"), url)
+    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), url.absoluteString)
+    let file = URL(fileURLWithPath: "/tmp/some file.txt")
+    XCTAssertEqual(try roundTrip(file, storedAs: "text"), file)
+  }
+
+  func testDecimalIsExactText() throws {
+    let digits = "3.14159265358979323846264338327950288"
+    let value = try XCTUnwrap(Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX")))
+    XCTAssertEqual(try roundTrip(value, storedAs: "text"), value)
+    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), digits)
+    XCTAssertEqual(
+      try roundTrip(Decimal(string: "-0.01")!, storedAs: "text"), Decimal(string: "-0.01"))
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 'abc' AS t, 1.5 AS r"))
+    assertDecodingError(try row.get(Decimal.self, "t"))
+    assertDecodingError(try row.get(Decimal.self, "r"))
+    // Text that merely starts like a number is not read as one.
+    for text in ["1.5abc", "12 34", "1,5", " 7", "", "-", ".", "1e", "NaN", "0x10"] {
+      XCTAssertThrowsError(try db.scalar(Decimal.self, "SELECT ?", [text]), text)
+    }
+    for (text, value) in [("1e5", 100_000), ("+.5e1", 5), ("-12", -12), ("7.", 7)] {
+      XCTAssertEqual(try db.scalar(Decimal.self, "SELECT ?", [text]), Decimal(value), text)
+    }
+  }
+
+  // MARK: BLOB
+
+  func testEmptyBlobIsNotNull() throws {
+    XCTAssertEqual(try roundTrip(Data(), storedAs: "blob"), Data())
+    XCTAssertEqual(try roundTrip([UInt8](), storedAs: "blob"), [])
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM box WHERE v IS NULL"), 0)
+    XCTAssertEqual(try db.scalar(Data?.self, "SELECT v FROM box"), Data())
+    try db.forEachRow("SELECT v FROM box") { row in
+      XCTAssertEqual(row[0], .blob(Data()))
+      XCTAssertEqual(try row.withUnsafeBytes(at: 0) { $0.count }, 0)
+    }
+  }
+
+  func testOneMegabyteBlob() throws {
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<1_048_576).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    let data = Data(bytes)
+    XCTAssertEqual(try roundTrip(data, storedAs: "blob"), data)
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT length(v) FROM box"), 1_048_576)
+    XCTAssertEqual(try roundTrip(bytes, storedAs: "blob"), bytes)
+    try db.forEachRow("SELECT v FROM box") { row in
+      XCTAssertEqual(try row.withUnsafeBytes(at: 0) { Data($0) }, data)
+    }
+  }
+
+  func testBlobAndTextDoNotConvert() throws {
+    let row = try XCTUnwrap(try db.queryFirst("SELECT x'414243' AS b, 'ABC' AS t"))
+    let blob = assertDecodingError(try row.get(String.self, "b"))
+    XCTAssertTrue(blob?.description.contains("BLOB") == true, blob!.description)
+    let text = assertDecodingError(try row.get(Data.self, "t"))
+    XCTAssertTrue(text?.description.contains("TEXT") == true, text!.description)
+    assertDecodingError(try row.get([UInt8].self, "t"))
+  }
+
+  // MARK: NULL
+
+  func testNullIsNeverEmptyOrZero() throws {
+    try db.run("INSERT INTO box(v) VALUES (?)", [String?.none])
+    let row = try XCTUnwrap(try db.queryFirst("SELECT v FROM box"))
+    XCTAssertEqual(row[0], .null)
+    XCTAssertTrue(try row.isNull("v"))
+    let failures: [(String, () throws -> Any)] = [
+      ("String", { try row.get(String.self, "v") }), ("Int", { try row.get(Int.self, "v") }),
+      ("Int64", { try row.get(Int64.self, "v") }), ("Double", { try row.get(Double.self, "v") }),
+      ("Bool", { try row.get(Bool.self, "v") }), ("Data", { try row.get(Data.self, "v") }),
+      ("[UInt8]", { try row.get([UInt8].self, "v") }),
+      ("Date", { try row.get(Date.self, "v") }), ("Mood", { try row.get(Mood.self, "v") }),
+    ]
+    for (name, read) in failures {
+      let failure = assertDecodingError(try read())
+      if case .valueNotFound = failure?.error {
+      } else {
+        XCTFail("\(name): \(String(describing: failure))")
+      }
+      XCTAssertTrue(failure?.description.contains("NULL") == true, name)
+      XCTAssertTrue(failure?.description.contains("column 'v'") == true, name)
+    }
+    XCTAssertNil(try row.get(String?.self, "v"))
+    XCTAssertNil(try row.get(Int?.self, "v"))
+    XCTAssertNil(try row.get(Data?.self, "v"))
+    XCTAssertNil(try row.get(Mood?.self, "v"))
+    XCTAssertNil(try db.scalar(Int.self, "SELECT v FROM box"))
+  }
+
+  func testOptionalsBindNullAndWrapValues() throws {
+    let none: Int? = nil
+    XCTAssertEqual(try db.scalar(String.self, "SELECT typeof(?)", [none]), "null")
+    XCTAssertEqual(try db.scalar(String.self, "SELECT typeof(?)", [Int?.some(3)]), "integer")
+    XCTAssertEqual(try db.scalar(String.self, "SELECT typeof(?)", [nil]), "null")
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 5, 'five'"))
+    XCTAssertEqual(try row.get(Int?.self, at: 0), 5)
+    // An optional does not hide a class mismatch.
+    assertDecodingError(try row.get(Int?.self, at: 1))
+  }
+
+  // MARK: User types
+
+  func testUserEnumRoundTrip() throws {
+    XCTAssertEqual(try roundTrip(Mood.grumpy, storedAs: "text"), .grumpy)
+    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), "grumpy")
+    XCTAssertEqual(try roundTrip(Priority.high, storedAs: "integer"), .high)
+    XCTAssertEqual(Mood.storageClass, .text)
+    XCTAssertEqual(Priority.storageClass, .integer)
+
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 'sad' AS mood, 5 AS priority"))
+    let unknown = assertDecodingError(try row.get(Mood.self, "mood"))
+    XCTAssertTrue(unknown?.description.contains("Mood") == true, unknown!.description)
+    XCTAssertTrue(unknown?.description.contains("column 'mood'") == true, unknown!.description)
+    assertDecodingError(try row.get(Priority.self, "priority"))
+  }
+
+  // MARK: SQLiteValue itself
+
+  func testRawValuesRoundTripEveryStorageClass() throws {
+    let values: [SQLiteValue] = [
+      .integer(.min), .real(-2.5), .text("t\0x"), .blob(Data([0, 1, 2])), .blob(Data()), .null,
+    ]
+    for value in values {
+      XCTAssertEqual(
+        try roundTrip(value, storedAs: value.storageClass.rawValue.lowercased()), value)
+    }
+  }
+
+  func testEveryStorageClassInMemoryToo() throws {
+    let memory = try Connection.inMemory()
+    try memory.execute("CREATE TABLE box(id INTEGER PRIMARY KEY, v)")
+    let values: [SQLiteValue] = [
+      .integer(.max), .integer(.min), .real(.pi), .text(""), .text("x\0y"),
+      .blob(Data()), .blob(Data(repeating: 0xAB, count: 1 << 20)), .null,
+    ]
+    for value in values { try memory.run("INSERT INTO box(v) VALUES (?)", [value]) }
+    let back = try memory.query("SELECT v FROM box ORDER BY id").map { $0[0] }
+    XCTAssertEqual(back, values)
+    let classes = try memory.query("SELECT typeof(v) FROM box ORDER BY id").map {
+      try $0.get(String.self, at: 0)
+    }
+    XCTAssertEqual(classes, values.map { $0.storageClass.rawValue.lowercased() })
+  }
+
+  func testSQLiteValueLiteralsAndDescription() {
+    let values: [SQLiteValue] = [1, 2.5, "it's", nil, true]
+    XCTAssertEqual(values, [.integer(1), .real(2.5), .text("it's"), .null, .integer(1)])
+    XCTAssertEqual(values.map(\.description), ["1", "2.5", "'it''s'", "NULL", "1"])
+    XCTAssertEqual(SQLiteValue.blob(Data([0, 255])).description, "x'00ff'")
+    XCTAssertEqual(values.map(\.storageClass), [.integer, .real, .text, .null, .integer])
+    XCTAssertTrue(SQLiteValue.null.isNull)
+    XCTAssertFalse(SQLiteValue.text("").isNull)
+  }
+
+  func testStorageClassesOfTheStandardConversions() {
+    XCTAssertEqual(Int.storageClass, .integer)
+    XCTAssertEqual(UInt8.storageClass, .integer)
+    XCTAssertEqual(Bool.storageClass, .integer)
+    XCTAssertEqual(Float.storageClass, .real)
+    XCTAssertEqual(Date.storageClass, .text)
+    XCTAssertEqual(UUID.storageClass, .text)
+    XCTAssertEqual(Decimal.storageClass, .text)
+    XCTAssertEqual([UInt8].storageClass, .blob)
+    XCTAssertEqual(Int?.storageClass, .integer)
+  }
+}
