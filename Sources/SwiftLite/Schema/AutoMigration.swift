@@ -228,6 +228,22 @@ public enum AutoMigration {
               failure: .lossyTypeChange(table: table, column: column.name, newType: column.type)))
         }
       }
+      if desired.autoIncrement {
+        // The new table's sequence starts from the largest copied key; a larger key once
+        // given and deleted since must not be given again (AUTOINCREMENT's promise).
+        steps.append(
+          .init(
+            "UPDATE sqlite_sequence SET seq = max(seq, coalesce("
+              + "(SELECT max(seq) FROM sqlite_sequence WHERE name = ?1), 0)) WHERE name = ?2",
+            "carry the AUTOINCREMENT sequence over", arguments: [.text(table), .text(temporary)]))
+        steps.append(
+          .init(
+            "INSERT INTO sqlite_sequence (name, seq) SELECT ?2, max(seq) FROM sqlite_sequence"
+              + " WHERE name = ?1 AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?2)"
+              + " HAVING count(*) > 0",
+            "carry the AUTOINCREMENT sequence over (empty table)",
+            arguments: [.text(table), .text(temporary)]))
+      }
       let triggers = try db.query(
         "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? AND sql IS NOT NULL",
         [table]
@@ -269,6 +285,17 @@ public enum AutoMigration {
     }
     defer {
       if pausedForeignKeys { _ = try? db.setForeignKeysEnabled(true) }
+    }
+    // Views and triggers that name the table fail the rename of the new table once the old
+    // one is dropped ("error in view v: no such table"); renaming as before SQLite 3.26
+    // leaves them alone, and they name the table again once the rename is done.
+    var setLegacyAlterTable = false
+    if plan.strategy == .rebuild, try db.scalar(Bool.self, "PRAGMA legacy_alter_table") == false {
+      try db.execute("PRAGMA legacy_alter_table = ON")
+      setLegacyAlterTable = true
+    }
+    defer {
+      if setLegacyAlterTable { _ = try? db.execute("PRAGMA legacy_alter_table = OFF") }
     }
     try db.savepoint { db in
       try db.execute(
