@@ -83,8 +83,10 @@ struct SchemaProbe {
       if let value = SchemaProbe.placeholder(type) { return value }
       throw ModelError.cannotInferType(
         model: model, property: key, type: String(describing: type),
-        hint: "conform \(type) to SQLiteValueConvertible and CaseIterable (an enum with a raw "
-          + "value gets SQLiteValueConvertible for free), or list '\(key)' in ignoredProperties")
+        hint: "conform \(type) (or the enum inside it) to SQLiteValueConvertible and CaseIterable "
+          + "(an enum with a raw value gets SQLiteValueConvertible for free); a property that is "
+          + "not stored must be left out of the type's CodingKeys, with a default value "
+          + "(ignoredProperties cannot make a value of this type)")
     }
   }
 
