@@ -1,0 +1,1215 @@
+import Foundation
+import SwiftLite
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// MARK: Versions of one "Item" table
+
+private struct Item: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  static let primaryKey = ["id"]
+}
+
+private struct ItemAddNullable: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  var color: String?
+  var tags: [String]?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+}
+
+private struct ItemAddDefault: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  var stock: Int
+  var label: String
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = [
+    "stock": [.default(5)], "label": [.default("it's new")],
+  ]
+}
+
+private struct ItemAddNotNull: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  var stock: Int
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+}
+
+private struct ItemWithoutNote: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+}
+
+private struct ItemWithoutPrice: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+}
+
+private struct ItemDroppingPrice: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let droppableColumns: Set<String> = ["price"]
+}
+
+private struct ItemRenamed: Model, Equatable {
+  var id: Int64?
+  var title: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["title": "name"]
+}
+
+private struct ItemRenamedPlusAdded: Model, Equatable {
+  var id: Int64?
+  var title: String
+  var cost: Double
+  var note: String?
+  var stock: Int
+  var tags: [String]?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["title": "name", "cost": "price"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["stock": [.default(1)]]
+  static let indexes = [TableIndex(["title"])]
+}
+
+private struct ItemUniqueName: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["name": [.unique]]
+}
+
+private struct ItemUniqueIndex: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let indexes = [TableIndex(["name"], unique: true)]
+}
+
+private struct ItemNoteRequired: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+}
+
+private struct ItemCheck: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["price": [.check("price > 0")]]
+}
+
+private struct ItemNoCase: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["name": [.collate("NOCASE")]]
+}
+
+private struct ItemIndexed: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let indexes = [TableIndex(["name"], name: "item lookup")]
+}
+
+private struct ItemIndexChanged: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let indexes = [
+    TableIndex(["name", "price"], unique: true, name: "item lookup"), TableIndex(["price"]),
+  ]
+}
+
+private struct ItemByName: Model, Equatable {
+  var id: Int64
+  var name: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["name"]
+}
+
+private struct ItemByNameAndPrice: Model, Equatable {
+  var id: Int64
+  var name: String
+  var price: Double
+  var note: String?
+  static let tableName = "Item"
+  static let primaryKey = ["name", "price"]
+}
+
+// MARK: Type changes
+
+private struct Code: Model, Equatable {
+  var id: Int64?
+  var code: String
+  static let primaryKey = ["id"]
+}
+
+private struct CodeAsInt: Model, Equatable {
+  var id: Int64?
+  var code: Int
+  static let tableName = "Code"
+  static let primaryKey = ["id"]
+}
+
+private struct CodeAsLossyInt: Model, Equatable {
+  var id: Int64?
+  var code: Int?
+  static let tableName = "Code"
+  static let primaryKey = ["id"]
+  static let lossyConvertibleColumns: Set<String> = ["code"]
+}
+
+// MARK: Foreign keys
+
+private struct Author: Model, Equatable {
+  var id: Int64?
+  var name: String
+  static let primaryKey = ["id"]
+}
+
+private struct AuthorRenamed: Model, Equatable {
+  var id: Int64?
+  var fullName: String
+  var born: Int?
+  static let tableName = "Author"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["fullName": "name"]
+}
+
+private struct AuthorUnique: Model, Equatable {
+  var id: Int64?
+  var fullName: String
+  var born: Int?
+  static let tableName = "Author"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["fullName": [.unique]]
+}
+
+private struct Book: Model, Equatable {
+  var id: Int64?
+  var authorID: Int64
+  var title: String
+  static let primaryKey = ["id"]
+  static let foreignKeys = [ForeignKey(["authorID"], references: "Author", onDelete: .cascade)]
+  static let indexes = [TableIndex(["authorID"])]
+}
+
+private struct BookUniqueTitle: Model, Equatable {
+  var id: Int64?
+  var authorID: Int64
+  var title: String
+  static let tableName = "Book"
+  static let primaryKey = ["id"]
+  static let foreignKeys = [ForeignKey(["authorID"], references: "Author", onDelete: .cascade)]
+  static let indexes = [TableIndex(["authorID"])]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["title": [.unique]]
+}
+
+// MARK: Five versions of "People"
+
+private struct PeopleV1: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var age: Int
+  var height: Double
+  var email: String?
+  static let tableName = "People"
+  static let primaryKey = ["id"]
+}
+
+private struct PeopleV2: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var age: Int
+  var height: Double
+  var email: String?
+  var nickname: String?
+  static let tableName = "People"
+  static let primaryKey = ["id"]
+  static let indexes = [TableIndex(["name"])]
+}
+
+private struct PeopleV3: Model, Equatable {
+  var id: Int64?
+  var fullName: String
+  var age: Int
+  var height: Double
+  var email: String?
+  var nickname: String?
+  var score: Int
+  static let tableName = "People"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["fullName": "name"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["score": [.default(0)]]
+  static let indexes = [TableIndex(["fullName"])]
+}
+
+private struct PeopleV4: Model, Equatable {
+  var id: Int64?
+  var fullName: String
+  var age: Int
+  var heightCM: Int
+  var nickname: String?
+  var score: Int
+  static let tableName = "People"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["heightCM": "height"]
+  static let droppableColumns: Set<String> = ["email"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["score": [.default(0)]]
+  static let indexes = [TableIndex(["fullName"])]
+}
+
+private struct PeopleV5: Model, Equatable {
+  var id: Int64?
+  var fullName: String
+  var age: String
+  var heightCM: Int
+  var nickname: String?
+  var score: Int
+  var active: Bool
+  static let tableName = "People"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = [
+    "score": [.default(0), .check("score >= 0")], "fullName": [.unique],
+    "active": [.default(true)],
+  ]
+  static let indexes = [TableIndex(["score", "age"])]
+}
+
+// MARK: Other models
+
+private struct Ticket: Model, Equatable {
+  var id: Int64?
+  var title: String
+  static let primaryKey = ["id"]
+  static let autoIncrement = true
+}
+
+private struct TicketV2: Model, Equatable {
+  var id: Int64?
+  var subject: String
+  static let tableName = "Ticket"
+  static let primaryKey = ["id"]
+  static let autoIncrement = true
+  static let renamedProperties = ["subject": "title"]
+}
+
+private struct Big: Model {
+  var id: Int64?
+  var name: String
+  var value: Int
+  var note: String?
+  static let primaryKey = ["id"]
+}
+
+private struct BigV2: Model {
+  var id: Int64?
+  var title: String
+  var value: Int
+  var extra: Int
+  static let tableName = "Big"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["title": "name"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["extra": [.default(1)]]
+  static let indexes = [TableIndex(["value"])]
+}
+
+private let items = [
+  Item(id: 1, name: "apple", price: 1.5, note: nil),
+  Item(id: 2, name: "pear", price: 2.25, note: nil),
+  Item(id: 3, name: "plum", price: 0.5, note: nil),
+]
+
+final class MigrationTests: ModelTestCase {
+  /// The Item table with three rows, written by a connection that is then closed.
+  private func seedItems(_ rows: [Item] = items) throws {
+    let db = try open()
+    try db.save(rows)
+    try db.close()
+  }
+
+  private func assertIntact(
+    _ db: Connection, _ table: String = "Item", file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    XCTAssertEqual(
+      try db.scalar(String.self, "PRAGMA integrity_check"), "ok", file: file, line: line)
+    XCTAssertEqual(try db.query("PRAGMA foreign_key_check").count, 0, file: file, line: line)
+    XCTAssertFalse(
+      try SchemaInspector(db).tableNames().contains { $0.hasPrefix("swiftlite_new_") },
+      "no half-built table is left", file: file, line: line)
+  }
+
+  // MARK: Adding columns
+
+  func testAddNullableColumnsAlterTheTable() throws {
+    try seedItems()
+    let db = try open()
+    let plan = try db.migrationPlan(for: ItemAddNullable.self)
+    XCTAssertEqual(plan.strategy, .alter)
+    XCTAssertEqual(plan.changes, ["column color added", "column tags added"])
+    XCTAssertTrue(
+      plan.steps.filter { $0.sql.hasPrefix("ALTER TABLE \"Item\" ADD COLUMN") }.count == 2)
+    XCTAssertFalse(plan.steps.contains { $0.sql.hasPrefix("DROP TABLE") })
+    try db.migrate(ItemAddNullable.self)
+    let expected = items.map {
+      ItemAddNullable(id: $0.id, name: $0.name, price: $0.price, note: nil, color: nil, tags: nil)
+    }
+    XCTAssertEqual(try db.findAll(ItemAddNullable.self, orderBy: "id"), expected)
+    try db.save(ItemAddNullable(id: 4, name: "fig", price: 3, note: "n", color: "red", tags: ["a"]))
+
+    let reopened = try open()
+    XCTAssertEqual(reopened.path, path())
+    XCTAssertEqual(
+      try reopened.columnNames("Item"), ["id", "name", "price", "note", "color", "tags"])
+    XCTAssertEqual(
+      try reopened.findAll(ItemAddNullable.self, orderBy: "id"),
+      expected + [
+        ItemAddNullable(id: 4, name: "fig", price: 3, note: "n", color: "red", tags: ["a"])
+      ])
+    XCTAssertFalse(try reopened.needsMigration(ItemAddNullable.self))
+    try assertIntact(reopened)
+  }
+
+  func testAddColumnsWithDefaults() throws {
+    try seedItems()
+    let db = try open()
+    let plan = try db.migrate(ItemAddDefault.self)
+    XCTAssertEqual(plan.strategy, .alter, "NOT NULL with a default can be added in place")
+    XCTAssertEqual(
+      try db.findAll(ItemAddDefault.self, orderBy: "id"),
+      items.map {
+        ItemAddDefault(
+          id: $0.id, name: $0.name, price: $0.price, note: nil, stock: 5, label: "it's new")
+      })
+    let reopened = try open()
+    XCTAssertEqual(
+      try reopened.query("SELECT stock, label FROM Item ORDER BY id").map {
+        "\(try $0.get(Int.self, at: 0)) \(try $0.get(String.self, at: 1))"
+      }, Array(repeating: "5 it's new", count: 3))
+    XCTAssertEqual(
+      try reopened.scalar(
+        Int.self, "SELECT \"notnull\" FROM pragma_table_info('Item') WHERE name = 'stock'"),
+      1)
+    XCTAssertFalse(try reopened.needsMigration(ItemAddDefault.self))
+    try assertIntact(reopened)
+  }
+
+  func testAddNotNullWithoutDefaultIsRefusedUnlessTheTableIsEmpty() throws {
+    try seedItems()
+    let before = try snapshot(ofFile: path())
+    let db = try open()
+    let error = thrownError(MigrationError.self) { try db.migrate(ItemAddNotNull.self) }
+    XCTAssertEqual(error, .notNullWithoutDefault(table: "Item", column: "stock"))
+    XCTAssertTrue(error?.description.contains(".default") ?? false, "\(String(describing: error))")
+    XCTAssertThrowsError(try db.findAll(ItemAddNotNull.self), "first use refuses too")
+    XCTAssertThrowsError(try db.migrationPlan(for: ItemAddNotNull.self), "the plan refuses too")
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    XCTAssertEqual(try open().findAll(Item.self, orderBy: "id"), items)
+
+    // An empty table has no row to fill: allowed.
+    XCTAssertEqual(try db.deleteAll(Item.self), 3)
+    try db.migrate(ItemAddNotNull.self)
+    try db.save(ItemAddNotNull(id: nil, name: "x", price: 1, note: nil, stock: 2))
+    let reopened = try open()
+    XCTAssertEqual(
+      try reopened.findAll(ItemAddNotNull.self),
+      [ItemAddNotNull(id: 1, name: "x", price: 1, note: nil, stock: 2)])
+    XCTAssertEqual(
+      try reopened.scalar(
+        Int.self, "SELECT \"notnull\" FROM pragma_table_info('Item') WHERE name = 'stock'"),
+      1)
+    try assertIntact(reopened)
+  }
+
+  // MARK: Removing columns
+
+  func testRemoveEmptyColumn() throws {
+    try seedItems()
+    let db = try open()
+    let plan = try db.migrate(ItemWithoutNote.self)
+    XCTAssertEqual(plan.strategy, .rebuild)
+    XCTAssertEqual(plan.changes, ["column note removed"])
+    let expected = items.map { ItemWithoutNote(id: $0.id, name: $0.name, price: $0.price) }
+    XCTAssertEqual(try db.findAll(ItemWithoutNote.self, orderBy: "id"), expected)
+    let reopened = try open()
+    XCTAssertEqual(try reopened.columnNames("Item"), ["id", "name", "price"])
+    XCTAssertEqual(try reopened.findAll(ItemWithoutNote.self, orderBy: "id"), expected)
+    try assertIntact(reopened)
+  }
+
+  func testRemoveColumnWithDataIsRefusedThenPermitted() throws {
+    try seedItems()
+    let before = try snapshot(ofFile: path())
+    let db = try open()
+    let error = thrownError(MigrationError.self) { try db.migrate(ItemWithoutPrice.self) }
+    XCTAssertEqual(error, .wouldLoseData(table: "Item", column: "price", rows: 3))
+    XCTAssertTrue(error?.description.contains("droppableColumns") ?? false)
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+
+    try db.migrate(ItemDroppingPrice.self)
+    let expected = items.map { ItemDroppingPrice(id: $0.id, name: $0.name, note: $0.note) }
+    let reopened = try open()
+    XCTAssertEqual(try reopened.columnNames("Item"), ["id", "name", "note"])
+    XCTAssertEqual(try reopened.findAll(ItemDroppingPrice.self, orderBy: "id"), expected)
+    try assertIntact(reopened)
+  }
+
+  // MARK: Renaming
+
+  func testRenameCarriesTheValues() throws {
+    try seedItems()
+    let db = try open()
+    let plan = try db.migrate(ItemRenamed.self)
+    XCTAssertEqual(plan.strategy, .rebuild)
+    XCTAssertEqual(plan.changes, ["column name renamed to title"])
+    let copy = try XCTUnwrap(
+      plan.steps.first { $0.sql.hasPrefix("INSERT INTO \"swiftlite_new_Item\"") })
+    XCTAssertTrue(
+      copy.sql.contains("SELECT \"id\", \"name\", \"price\", \"note\" FROM \"Item\""), copy.sql)
+    let expected = items.map { ItemRenamed(id: $0.id, title: $0.name, price: $0.price, note: nil) }
+    let reopened = try open()
+    XCTAssertEqual(try reopened.columnNames("Item"), ["id", "title", "price", "note"])
+    XCTAssertEqual(try reopened.findAll(ItemRenamed.self, orderBy: "id"), expected)
+    XCTAssertFalse(try reopened.needsMigration(ItemRenamed.self))
+    try assertIntact(reopened)
+  }
+
+  func testRenamePlusAdd() throws {
+    try seedItems()
+    let db = try open()
+    let plan = try db.migrate(ItemRenamedPlusAdded.self)
+    XCTAssertEqual(plan.strategy, .rebuild)
+    XCTAssertEqual(
+      Set(plan.changes),
+      [
+        "column name renamed to title", "column price renamed to cost", "column stock added",
+        "column tags added", "index Item_on_title added",
+      ])
+    let expected = items.map {
+      ItemRenamedPlusAdded(
+        id: $0.id, title: $0.name, cost: $0.price, note: nil, stock: 1, tags: nil)
+    }
+    XCTAssertEqual(try db.findAll(ItemRenamedPlusAdded.self, orderBy: "id"), expected)
+    let reopened = try open()
+    XCTAssertEqual(
+      try reopened.columnNames("Item"), ["id", "title", "cost", "note", "stock", "tags"])
+    XCTAssertEqual(try reopened.indexNames("Item"), ["Item_on_title"])
+    XCTAssertEqual(try reopened.findAll(ItemRenamedPlusAdded.self, orderBy: "id"), expected)
+    try assertIntact(reopened)
+  }
+
+  // MARK: Type changes
+
+  func testConvertibleTypeChange() throws {
+    let db = try open()
+    try db.save([Code(id: 1, code: "123"), Code(id: 2, code: "-5"), Code(id: 3, code: "0")])
+    try db.close()
+    let later = try open()
+    let plan = try later.migrate(CodeAsInt.self)
+    XCTAssertEqual(plan.strategy, .rebuild)
+    XCTAssertEqual(plan.changes, ["column code type changed from TEXT to INTEGER"])
+    let reopened = try open()
+    XCTAssertEqual(
+      try reopened.findAll(CodeAsInt.self, orderBy: "id"),
+      [CodeAsInt(id: 1, code: 123), CodeAsInt(id: 2, code: -5), CodeAsInt(id: 3, code: 0)])
+    XCTAssertEqual(
+      try reopened.query("SELECT DISTINCT typeof(code) FROM Code").map {
+        try $0.get(String.self, at: 0)
+      },
+      ["integer"])
+    try assertIntact(reopened, "Code")
+  }
+
+  func testLossyTypeChangeIsRefusedThenPermitted() throws {
+    let db = try open()
+    try db.save([Code(id: 1, code: "123"), Code(id: 2, code: "abc"), Code(id: 3, code: "4.5")])
+    try db.close()
+    let before = try snapshot(ofFile: path())
+    let later = try open()
+    let error = thrownError(MigrationError.self) { try later.migrate(CodeAsInt.self) }
+    XCTAssertEqual(error, .lossyTypeChange(table: "Code", column: "code", newType: "INTEGER"))
+    XCTAssertTrue(error?.description.contains("lossyConvertibleColumns") ?? false)
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    XCTAssertEqual(try open().findAll(Code.self, orderBy: "id").map(\.code), ["123", "abc", "4.5"])
+
+    try later.migrate(CodeAsLossyInt.self)
+    let reopened = try open()
+    XCTAssertEqual(
+      try reopened.findAll(CodeAsLossyInt.self, orderBy: "id"),
+      [
+        CodeAsLossyInt(id: 1, code: 123), CodeAsLossyInt(id: 2, code: nil),
+        CodeAsLossyInt(id: 3, code: nil),
+      ])
+    try assertIntact(reopened, "Code")
+  }
+
+  // MARK: Constraints
+
+  func testConstraintThatExistingRowsViolateIsRefused() throws {
+    try seedItems(items + [Item(id: 4, name: "apple", price: 9, note: nil)])
+    let before = try snapshot(ofFile: path())
+    let db = try open()
+    for attempt in [
+      { try db.migrate(ItemUniqueName.self) },  // rebuild
+      { try db.migrate(ItemUniqueIndex.self) },  // alter: CREATE UNIQUE INDEX
+      { try db.migrate(ItemNoteRequired.self) },  // NULL notes into NOT NULL
+    ] as [() throws -> MigrationPlan] {
+      let error = thrownError(MigrationError.self) { _ = try attempt() }
+      guard case .constraintViolated(let table, _, let message)? = error else {
+        XCTFail("expected constraintViolated, got \(String(describing: error))")
+        continue
+      }
+      XCTAssertEqual(table, "Item")
+      XCTAssertTrue(message.contains("constraint failed"), message)
+      XCTAssertFalse(db.isInTransaction)
+      XCTAssertEqual(try snapshot(ofFile: path()), before)
+    }
+    // The connection still works, with the old model.
+    XCTAssertEqual(try db.count(Item.self), 4)
+    try assertIntact(try open())
+  }
+
+  func testCheckAndCollationChangesAreDetected() throws {
+    try seedItems()
+    let db = try open()
+    let plan = try db.migrationPlan(for: ItemCheck.self)
+    XCTAssertEqual(plan.strategy, .rebuild, "SQLite's pragmas do not report CHECK: the record does")
+    XCTAssertEqual(plan.changes.count, 1)
+    XCTAssertTrue(plan.changes[0].contains("CHECK"), plan.changes[0])
+    try db.migrate(ItemCheck.self)
+    XCTAssertTrue(try XCTUnwrap(db.storedSQL("Item")).contains("CHECK (price > 0)"))
+    XCTAssertThrowsError(try db.save(ItemCheck(id: 9, name: "free", price: 0, note: nil))) {
+      XCTAssertEqual(($0 as? SQLiteError)?.constraintKind, .check, "\($0)")
+    }
+    XCTAssertEqual(try db.count(ItemCheck.self), 3)
+
+    let other = try open()
+    try other.migrate(ItemNoCase.self)
+    XCTAssertEqual(try other.find(ItemNoCase.self, where: "name = ?", ["APPLE"]).map(\.id), [1])
+    XCTAssertFalse(try XCTUnwrap(other.storedSQL("Item")).contains("CHECK"))
+
+    // A CHECK the rows violate is refused, leaving the file as it was.
+    try other.save(ItemNoCase(id: 4, name: "gift", price: 0, note: nil))
+    let before = try snapshot(ofFile: path())
+    let error = thrownError(MigrationError.self) { try other.migrate(ItemCheck.self) }
+    if case .constraintViolated(_, _, let message)? = error {
+      XCTAssertTrue(message.contains("CHECK"), message)
+    } else {
+      XCTFail("expected constraintViolated, got \(String(describing: error))")
+    }
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    try assertIntact(try open())
+  }
+
+  func testPrimaryKeyChange() throws {
+    try seedItems()
+    let db = try open()
+    let plan = try db.migrate(ItemByName.self)
+    XCTAssertEqual(plan.strategy, .rebuild)
+    XCTAssertEqual(
+      Set(plan.changes), ["primary key changed from (id) to (name)", "column id became NOT NULL"])
+    let reopened = try open()
+    XCTAssertEqual(
+      try reopened.query("SELECT name FROM pragma_table_info('Item') WHERE pk > 0").map {
+        try $0.get(String.self, at: 0)
+      }, ["name"])
+    XCTAssertEqual(
+      try reopened.find(ItemByName.self, id: "pear"), ItemByName(id: 2, name: "pear", price: 2.25))
+    XCTAssertThrowsError(try reopened.insert(ItemByName(id: 7, name: "pear", price: 1, note: nil)))
+    {
+      XCTAssertEqual(($0 as? SQLiteError)?.constraintKind, .primaryKey, "\($0)")
+    }
+    try reopened.save(ItemByName(id: 2, name: "pear", price: 3, note: "upserted by name"))
+    XCTAssertEqual(try reopened.count(ItemByName.self), 3)
+
+    let third = try open()
+    try third.migrate(ItemByNameAndPrice.self)
+    XCTAssertEqual(
+      try third.query("SELECT name FROM pragma_table_info('Item') WHERE pk > 0 ORDER BY pk").map {
+        try $0.get(String.self, at: 0)
+      }, ["name", "price"])
+    XCTAssertEqual(
+      try third.find(ItemByNameAndPrice.self, key: ["pear", 3.0])?.note, "upserted by name")
+    XCTAssertEqual(
+      try third.findAll(ItemByNameAndPrice.self, orderBy: "id").map(\.name),
+      ["apple", "pear", "plum"])
+    try assertIntact(third)
+  }
+
+  // MARK: Indexes
+
+  func testIndexesAddedChangedAndRemoved() throws {
+    try seedItems()
+    let rows = try open().dump("Item")
+    func indexes(_ db: Connection) throws -> [String] {
+      try db.query(
+        "SELECT il.name, il.\"unique\", group_concat(ii.name) FROM pragma_index_list('Item') AS il, pragma_index_info(il.name) AS ii GROUP BY il.name ORDER BY il.name"
+      ).map { $0.values.map(\.description).joined(separator: " ") }
+    }
+
+    let db = try open()
+    var plan = try db.migrate(ItemIndexed.self)
+    XCTAssertEqual(plan.strategy, .alter)
+    XCTAssertEqual(plan.changes, ["index item lookup added"])
+    XCTAssertEqual(try indexes(try open()), ["'item lookup' 0 'name'"])
+
+    let second = try open()
+    plan = try second.migrate(ItemIndexChanged.self)
+    XCTAssertEqual(plan.strategy, .alter)
+    XCTAssertEqual(
+      Set(plan.changes),
+      ["index item lookup removed", "index item lookup added", "index Item_on_price added"])
+    XCTAssertEqual(
+      try indexes(try open()), ["'Item_on_price' 0 'price'", "'item lookup' 1 'name,price'"])
+    XCTAssertThrowsError(
+      try second.save(ItemIndexChanged(id: 9, name: "pear", price: 2.25, note: nil)))
+
+    let third = try open()
+    plan = try third.migrate(Item.self)
+    XCTAssertEqual(Set(plan.changes), ["index item lookup removed", "index Item_on_price removed"])
+    XCTAssertEqual(try indexes(try open()), [])
+    XCTAssertEqual(try open().dump("Item"), rows, "index changes keep every row")
+    try assertIntact(try open())
+  }
+
+  // MARK: Foreign keys
+
+  func testRebuildingAParentKeepsChildrenAndCascades() throws {
+    do {
+      let db = try open()
+      try db.save([
+        Author(id: 1, name: "Ann"), Author(id: 2, name: "Bob"), Author(id: 3, name: "Cy"),
+      ])
+      let written = (Int64(1)...3).flatMap { author in
+        (Int64(1)...2).map {
+          Book(id: author * 10 + $0, authorID: author, title: "b\(author)-\($0)")
+        }
+      }
+      try db.save(written)
+      // The cascade works before the migration.
+      XCTAssertTrue(try db.delete(Author.self, id: 3))
+      XCTAssertEqual(try db.count(Book.self), 4)
+      try db.close()
+    }
+    let books = try open().dump("Book")
+    let before = try snapshot(ofFile: path())
+
+    // Inside a transaction foreign keys cannot be paused: refused, nothing changed.
+    let db = try open()
+    let error = thrownError(MigrationError.self) {
+      _ = try db.transaction { db in try db.migrate(AuthorRenamed.self) }
+    }
+    XCTAssertEqual(error, .mustRunOutsideTransaction(table: "Author"))
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+
+    // Outside, the parent is rebuilt and no child is cascade-deleted.
+    XCTAssertEqual(try db.migrate(AuthorRenamed.self).strategy, .rebuild)
+    XCTAssertTrue(try db.foreignKeysEnabled(), "foreign keys are on again")
+    XCTAssertEqual(try db.dump("Book"), books)
+    XCTAssertEqual(
+      try db.findAll(AuthorRenamed.self, orderBy: "id"),
+      [
+        AuthorRenamed(id: 1, fullName: "Ann", born: nil),
+        AuthorRenamed(id: 2, fullName: "Bob", born: nil),
+      ])
+    try assertIntact(db, "Author")
+
+    // The cascade still works afterwards, and a dangling child is still refused.
+    XCTAssertTrue(try db.delete(AuthorRenamed.self, id: 1))
+    XCTAssertEqual(try db.findAll(Book.self, orderBy: "id").map(\.id), [21, 22])
+    XCTAssertThrowsError(try db.save(Book(id: 99, authorID: 42, title: "orphan"))) {
+      XCTAssertEqual(($0 as? SQLiteError)?.constraintKind, .foreignKey, "\($0)")
+    }
+
+    // Through a Repository (its queue migrates outside a transaction) on a new connection.
+    let queue = try DatabaseQueue(path: path())
+    let authors = try Repository<AuthorUnique>(queue)
+    XCTAssertEqual(try authors.findAll().map(\.fullName), ["Bob"])
+    XCTAssertEqual(try queue.read { try $0.count(Book.self) }, 2)
+    try queue.read { db in try self.assertIntact(db, "Author") }
+    // A write() is a transaction: a parent rebuild there is refused.
+    XCTAssertThrowsError(try queue.write { db in try db.migrate(AuthorRenamed.self) }) {
+      XCTAssertEqual($0 as? MigrationError, .mustRunOutsideTransaction(table: "Author"))
+    }
+  }
+
+  func testRebuildingAChildWithDanglingRowsIsRefused() throws {
+    do {
+      let db = try open()
+      try db.save(Author(id: 1, name: "Ann"))
+      try db.save(Book(id: 1, authorID: 1, title: "kept"))
+      try db.close()
+    }
+    do {
+      // A dangling row written with enforcement off, as an older app might have.
+      var options = OpenOptions()
+      options.foreignKeys = false
+      let unchecked = try Connection(path: path(), options: options)
+      try unchecked.run("INSERT INTO Book (id, authorID, title) VALUES (2, 42, 'orphan')")
+      try unchecked.close()
+    }
+    let before = try snapshot(ofFile: path())
+    let db = try open()
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { try db.migrate(BookUniqueTitle.self) },
+      .foreignKeyViolation(table: "Book"))
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    XCTAssertTrue(try db.foreignKeysEnabled())
+  }
+
+  // MARK: A chain of versions
+
+  func testChainOfFiveVersions() throws {
+    // V1
+    do {
+      let db = try open()
+      try db.save([
+        PeopleV1(id: nil, name: "Ann", age: 30, height: 170, email: "ann@x.org"),
+        PeopleV1(id: nil, name: "Bob", age: 40, height: 182, email: nil),
+      ])
+      try db.close()
+    }
+    // V2: a nullable column and an index: altered in place.
+    do {
+      let db = try open()
+      XCTAssertEqual(try db.migrate(PeopleV2.self).strategy, .alter)
+      try db.save(
+        PeopleV2(id: nil, name: "Cy", age: 50, height: 165, email: "cy@x.org", nickname: "C"))
+      try db.close()
+      XCTAssertEqual(
+        try open().findAll(PeopleV2.self, orderBy: "id"),
+        [
+          PeopleV2(id: 1, name: "Ann", age: 30, height: 170, email: "ann@x.org", nickname: nil),
+          PeopleV2(id: 2, name: "Bob", age: 40, height: 182, email: nil, nickname: nil),
+          PeopleV2(id: 3, name: "Cy", age: 50, height: 165, email: "cy@x.org", nickname: "C"),
+        ])
+    }
+    // V3: a rename and a defaulted column: rebuilt.
+    do {
+      let db = try open()
+      XCTAssertEqual(try db.migrate(PeopleV3.self).strategy, .rebuild)
+      try db.save(
+        PeopleV3(
+          id: nil, fullName: "Dee", age: 20, height: 158, email: nil, nickname: nil, score: 9))
+      try db.close()
+      XCTAssertEqual(
+        try open().findAll(PeopleV3.self, orderBy: "id"),
+        [
+          PeopleV3(
+            id: 1, fullName: "Ann", age: 30, height: 170, email: "ann@x.org", nickname: nil,
+            score: 0),
+          PeopleV3(
+            id: 2, fullName: "Bob", age: 40, height: 182, email: nil, nickname: nil, score: 0),
+          PeopleV3(
+            id: 3, fullName: "Cy", age: 50, height: 165, email: "cy@x.org", nickname: "C", score: 0),
+          PeopleV3(
+            id: 4, fullName: "Dee", age: 20, height: 158, email: nil, nickname: nil, score: 9),
+        ])
+      XCTAssertEqual(try open().indexNames("People"), ["People_on_fullName"])
+    }
+    // V4: a column with data dropped (permitted), a rename with a REAL -> INTEGER change.
+    do {
+      let db = try open()
+      let plan = try db.migrate(PeopleV4.self)
+      XCTAssertEqual(plan.strategy, .rebuild)
+      XCTAssertTrue(plan.changes.contains("column height renamed to heightCM"), "\(plan.changes)")
+      XCTAssertTrue(plan.changes.contains("column email removed"), "\(plan.changes)")
+      try db.close()
+      XCTAssertEqual(
+        try open().findAll(PeopleV4.self, orderBy: "id"),
+        [
+          PeopleV4(id: 1, fullName: "Ann", age: 30, heightCM: 170, nickname: nil, score: 0),
+          PeopleV4(id: 2, fullName: "Bob", age: 40, heightCM: 182, nickname: nil, score: 0),
+          PeopleV4(id: 3, fullName: "Cy", age: 50, heightCM: 165, nickname: "C", score: 0),
+          PeopleV4(id: 4, fullName: "Dee", age: 20, heightCM: 158, nickname: nil, score: 9),
+        ])
+    }
+    // V5: INTEGER -> TEXT, UNIQUE, CHECK, a new defaulted Bool and a different index.
+    do {
+      let db = try open()
+      XCTAssertEqual(try db.migrate(PeopleV5.self).strategy, .rebuild)
+      try db.save(
+        PeopleV5(
+          id: nil, fullName: "Eve", age: "unknown", heightCM: 160, nickname: nil, score: 1,
+          active: false))
+      try db.close()
+    }
+    let db = try open()
+    XCTAssertEqual(
+      try db.findAll(PeopleV5.self, orderBy: "id"),
+      [
+        PeopleV5(
+          id: 1, fullName: "Ann", age: "30", heightCM: 170, nickname: nil, score: 0, active: true),
+        PeopleV5(
+          id: 2, fullName: "Bob", age: "40", heightCM: 182, nickname: nil, score: 0, active: true),
+        PeopleV5(
+          id: 3, fullName: "Cy", age: "50", heightCM: 165, nickname: "C", score: 0, active: true),
+        PeopleV5(
+          id: 4, fullName: "Dee", age: "20", heightCM: 158, nickname: nil, score: 9, active: true),
+        PeopleV5(
+          id: 5, fullName: "Eve", age: "unknown", heightCM: 160, nickname: nil, score: 1,
+          active: false),
+      ])
+    XCTAssertEqual(
+      try db.columnNames("People"),
+      ["id", "fullName", "age", "heightCM", "nickname", "score", "active"])
+    XCTAssertEqual(
+      try db.indexNames("People").filter { !$0.hasPrefix("sqlite_autoindex") },
+      ["People_on_score_age"])
+    XCTAssertThrowsError(
+      try db.save(
+        PeopleV5(
+          id: nil, fullName: "Ann", age: "1", heightCM: 1, nickname: nil, score: 0, active: true)))
+    XCTAssertThrowsError(
+      try db.save(
+        PeopleV5(
+          id: nil, fullName: "Neg", age: "1", heightCM: 1, nickname: nil, score: -1, active: true)))
+    XCTAssertFalse(try db.needsMigration(PeopleV5.self))
+    XCTAssertEqual(
+      try db.scalar(
+        String.self, "SELECT definition FROM swiftlite_schema WHERE table_name = 'People'"),
+      try TableSchema(PeopleV5.self).createTableSQL())
+    try assertIntact(db, "People")
+  }
+
+  // MARK: Dry run
+
+  func testDryRunPrintsThePlanAndChangesNothing() throws {
+    try seedItems()
+    let before = try snapshot(ofFile: path())
+    let db = try open()
+    XCTAssertTrue(try db.needsMigration(ItemRenamedPlusAdded.self))
+    let plan = try db.migrationPlan(for: ItemRenamedPlusAdded.self)
+    print(plan)
+    let text = plan.description
+    XCTAssertTrue(text.hasPrefix("Migration plan for Item (rebuild):"), text)
+    for change in plan.changes { XCTAssertTrue(text.contains("  - " + change), change) }
+    for (number, step) in plan.steps.enumerated() {
+      XCTAssertTrue(text.contains("  \(number + 1). \(step.reason)\n     \(step.sql)"), step.sql)
+    }
+    XCTAssertEqual(
+      plan.steps.map { $0.sql.prefix(while: { $0 != " " }) },
+      ["CREATE", "INSERT", "DROP", "ALTER", "CREATE", "PRAGMA", "INSERT"])
+    XCTAssertEqual(try snapshot(ofFile: path()), before, "planning changes nothing")
+    XCTAssertEqual(try db.migrationPlan(for: ItemRenamedPlusAdded.self).description, text)
+
+    try db.migrate(ItemRenamedPlusAdded.self)
+    let after = try db.migrationPlan(for: ItemRenamedPlusAdded.self)
+    XCTAssertTrue(after.isEmpty)
+    XCTAssertEqual(after.strategy, .none)
+    XCTAssertEqual(after.description, "Table Item matches the model: nothing to do.")
+    XCTAssertFalse(try open().needsMigration(ItemRenamedPlusAdded.self))
+
+    // A missing table plans its creation.
+    let create = try db.migrationPlan(for: Code.self)
+    XCTAssertEqual(create.strategy, .create)
+    XCTAssertFalse(try SchemaInspector(db).tableExists("Code"))
+  }
+
+  // MARK: Failures half-way
+
+  func testFailureInTheLastStepLeavesTheFileAsBefore() throws {
+    try seedItems()
+    do {
+      // Refuse any change to SwiftLite's record: the rebuild fails after dropping, renaming
+      // and indexing, in its very last step.
+      let db = try open()
+      try db.execute(
+        """
+        CREATE TRIGGER refuse_record BEFORE UPDATE ON swiftlite_schema
+        BEGIN SELECT RAISE(ABORT, 'injected failure'); END
+        """)
+      try db.close()
+    }
+    let before = try snapshot(ofFile: path())
+    let db = try open()
+    let error = thrownError(MigrationError.self) { try db.migrate(ItemRenamedPlusAdded.self) }
+    if case .constraintViolated(let table, let step, let message)? = error {
+      XCTAssertEqual(table, "Item")
+      XCTAssertTrue(step.contains("record"), step)
+      XCTAssertTrue(message.contains("injected failure"), message)
+    } else {
+      XCTFail("expected constraintViolated, got \(String(describing: error))")
+    }
+    XCTAssertFalse(db.isInTransaction)
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    XCTAssertEqual(try open().findAll(Item.self, orderBy: "id"), items)
+
+    try db.execute("DROP TRIGGER refuse_record")
+    try db.migrate(ItemRenamedPlusAdded.self)
+    XCTAssertEqual(
+      try open().findAll(ItemRenamedPlusAdded.self, orderBy: "id").map(\.title),
+      ["apple", "pear", "plum"])
+  }
+
+  func testFailureAfterTheOldTableIsDroppedLeavesTheFileAsBefore() throws {
+    try seedItems()
+    do {
+      // Another table already owns the index name the model wants: CREATE INDEX fails after
+      // the old table was dropped and the new one renamed.
+      let db = try open()
+      try db.execute("CREATE TABLE other (x); CREATE INDEX \"Item_on_title\" ON other (x)")
+      try db.close()
+    }
+    let before = try snapshot(ofFile: path())
+    let db = try open()
+    XCTAssertThrowsError(try db.migrate(ItemRenamedPlusAdded.self)) { error in
+      XCTAssertTrue("\(error)".contains("Item_on_title"), "\(error)")
+    }
+    XCTAssertFalse(db.isInTransaction)
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    XCTAssertEqual(try db.findAll(Item.self, orderBy: "id"), items, "the connection still works")
+    try assertIntact(try open())
+  }
+
+  // MARK: What the rebuild must keep
+
+  func testRebuildKeepsViewsAndTriggers() throws {
+    try seedItems()
+    do {
+      let db = try open()
+      try db.execute(
+        """
+        CREATE VIEW cheap AS SELECT id FROM Item WHERE price < 2;
+        CREATE TABLE log (message TEXT);
+        CREATE TRIGGER item_logged AFTER INSERT ON Item BEGIN INSERT INTO log VALUES (new.id); END;
+        CREATE TABLE inbox (id INTEGER);
+        CREATE TRIGGER inbox_to_item AFTER INSERT ON inbox
+        BEGIN INSERT INTO Item (id, name, price) VALUES (new.id, 'from inbox', 1); END;
+        """)
+      try db.close()
+    }
+    let db = try open()
+    XCTAssertEqual(try db.migrate(ItemWithoutNote.self).strategy, .rebuild)
+    XCTAssertEqual(
+      try db.query("SELECT id FROM cheap ORDER BY id").map { try $0.get(Int.self, at: 0) }, [1, 3])
+    try db.run("INSERT INTO inbox VALUES (7)")
+    XCTAssertEqual(try db.find(ItemWithoutNote.self, id: 7)?.name, "from inbox")
+    XCTAssertEqual(
+      try db.query("SELECT message FROM log").map { try $0.get(String.self, at: 0) }, ["7"])
+    try assertIntact(try open())
+  }
+
+  func testRebuildKeepsTheAutoincrementSequence() throws {
+    do {
+      let db = try open()
+      XCTAssertEqual(
+        try (1...3).map { _ in try db.insert(Ticket(id: nil, title: "t")) }, [1, 2, 3])
+      try db.delete(Ticket.self, id: 3)
+      try db.close()
+    }
+    let db = try open()
+    XCTAssertEqual(try db.migrate(TicketV2.self).strategy, .rebuild)
+    XCTAssertEqual(
+      try db.insert(TicketV2(id: nil, subject: "after")), 4, "a used key is never given again")
+    XCTAssertEqual(
+      try db.scalar(
+        Int.self, "SELECT count(*) FROM sqlite_sequence WHERE name LIKE 'swiftlite_new_%'"), 0)
+    XCTAssertEqual(
+      try db.scalar(Int.self, "SELECT count(*) FROM sqlite_sequence WHERE name = 'Ticket'"), 1)
+
+    // An empty table keeps its sequence too.
+    do {
+      let other = try open("empty.sqlite")
+      try other.insert(Ticket(id: nil, title: "gone"))
+      try other.deleteAll(Ticket.self)
+      try other.close()
+    }
+    let empty = try open("empty.sqlite")
+    try empty.migrate(TicketV2.self)
+    XCTAssertEqual(try empty.insert(TicketV2(id: nil, subject: "after")), 2)
+  }
+
+  // MARK: A process killed mid-migration
+
+  func testProcessKilledDuringLargeMigration() throws {
+    let rowCount = 300_000
+    let template = path("template.sqlite")
+    do {
+      let db = try Connection(path: template)
+      try db.createTable(for: Big.self)
+      try db.run(
+        """
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+        INSERT INTO Big (id, name, value, note) SELECT i, 'name ' || i, i * 7, NULL FROM n
+        """, [rowCount])
+      // Warm up everything the child will run, so it touches no lazily built state.
+      let warm = try Connection.inMemory()
+      try warm.createTable(for: Big.self)
+      try warm.save(Big(id: nil, name: "x", value: 1, note: nil))
+      try warm.migrate(BigV2.self)
+      try db.close()
+    }
+    let valueSum = 7 * rowCount * (rowCount + 1) / 2
+    let oldDefinition = try TableSchema(Big.self).createTableSQL()
+    let newDefinition = try TableSchema(BigV2.self).createTableSQL()
+
+    var measured: Double = 0
+    var outcomes: [String] = []
+    for attempt in 0..<8 {
+      let file = path("killed-\(attempt).sqlite")
+      try FileManager.default.copyItem(atPath: template, toPath: file)
+      let wal = attempt % 2 == 1
+      if wal { try Connection(path: file).setJournalMode(.wal) }
+
+      // Attempt 0 runs to the end, to learn how long a migration takes; the others are
+      // killed at a random moment within that time.
+      let delay: UInt32? = attempt == 0 ? nil : UInt32.random(in: 0...UInt32(measured * 1.3e6))
+      let run = try runMigrationInChild(file: file, killAfter: delay)
+      if attempt == 0 {
+        XCTAssertEqual(run.report, "SD", "the child migrates when left alone")
+        XCTAssertEqual(run.status, 0)
+        measured = max(run.seconds, 0.05)
+      }
+
+      let db = try Connection(path: file)
+      XCTAssertEqual(try db.scalar(String.self, "PRAGMA integrity_check"), "ok", file)
+      XCTAssertEqual(try SchemaInspector(db).tableNames(), ["Big", "swiftlite_schema"], file)
+      let columns = try db.columnNames("Big")
+      let definition = try db.scalar(
+        String.self, "SELECT definition FROM swiftlite_schema WHERE table_name = 'Big'")
+      let outcome: String
+      if columns == ["id", "name", "value", "note"] {
+        outcome = "old"
+        XCTAssertEqual(definition, oldDefinition)
+        XCTAssertEqual(
+          try db.scalar(
+            Int.self, "SELECT count(*) FROM Big WHERE name = 'name ' || id AND note IS NULL"),
+          rowCount)
+        XCTAssertFalse(try db.needsMigration(Big.self))
+        XCTAssertNotEqual(run.report, "SD", "a migration reported done must be in the file")
+      } else if columns == ["id", "title", "value", "extra"] {
+        outcome = "new"
+        XCTAssertEqual(definition, newDefinition)
+        XCTAssertEqual(
+          try db.scalar(
+            Int.self, "SELECT count(*) FROM Big WHERE title = 'name ' || id AND extra = 1"),
+          rowCount)
+        XCTAssertEqual(try db.indexNames("Big"), ["Big_on_value"])
+        XCTAssertFalse(try db.needsMigration(BigV2.self))
+      } else {
+        outcome = "neither"
+        XCTFail("\(file): unexpected columns \(columns)")
+      }
+      XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM Big"), rowCount)
+      XCTAssertEqual(try db.scalar(Int.self, "SELECT sum(value) FROM Big"), valueSum)
+      XCTAssertEqual(try db.scalar(Int.self, "SELECT min(id) FROM Big"), 1)
+      XCTAssertEqual(try db.scalar(Int.self, "SELECT max(id) FROM Big"), rowCount)
+      outcomes.append(
+        "\(wal ? "wal" : "rollback journal"), killed after \(delay.map { "\($0) µs" } ?? "-"): \(outcome) (child said \(run.report))"
+      )
+      try db.close()
+    }
+    print("migration of \(rowCount) rows took \(measured) s in the child; outcomes:")
+    for line in outcomes { print("  " + line) }
+  }
+
+  /// Forks a child that opens `file` and migrates `Big` to `BigV2`, writing `S` to a pipe when
+  /// it starts, `D` when done (`E` on an error); the parent kills it with SIGKILL `killAfter`
+  /// microseconds after the `S`, or waits for it to finish when `nil`.
+  private func runMigrationInChild(file: String, killAfter: UInt32?) throws -> (
+    report: String, status: Int32, seconds: Double
+  ) {
+    var fds: [Int32] = [0, 0]
+    XCTAssertEqual(pipe(&fds), 0)
+    let pid = fork()
+    if pid == 0 {
+      close(fds[0])
+      func say(_ letter: String) {
+        var byte = letter.utf8.first!
+        _ = write(fds[1], &byte, 1)
+      }
+      do {
+        let db = try Connection(path: file)
+        say("S")
+        try db.migrate(BigV2.self)
+        try db.close()
+        say("D")
+        _exit(0)
+      } catch {
+        say("E")
+        _exit(1)
+      }
+    }
+    XCTAssertGreaterThan(pid, 0, "fork failed")
+    close(fds[1])
+    defer { close(fds[0]) }
+
+    var report = ""
+    func readLetter(timeout: Int32) -> Bool {
+      var descriptor = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, timeout) == 1 else { return false }
+      var byte: UInt8 = 0
+      guard read(fds[0], &byte, 1) == 1 else { return false }
+      report.append(Character(UnicodeScalar(byte)))
+      return true
+    }
+    let started = readLetter(timeout: 30_000)
+    let start = Date()
+    if !started { XCTFail("the child did not start within 30 s") }
+    if let killAfter, started {
+      usleep(killAfter)
+      kill(pid, SIGKILL)
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    let seconds = Date().timeIntervalSince(start)
+    while readLetter(timeout: 0) {}
+    return (report, status, seconds)
+  }
+}

@@ -1,0 +1,581 @@
+import Foundation
+import SwiftLite
+import XCTest
+
+// MARK: Models shared with ModelStoreTests
+
+enum ModelMood: String, Codable, Equatable, SQLiteValueConvertible, CaseIterable {
+  case happy, grumpy
+}
+
+enum ModelLevel: Int, Codable, Equatable, SQLiteValueConvertible, CaseIterable {
+  case low = 1
+  case high = 2
+}
+
+struct ModelAddress: Codable, Hashable {
+  var city: String
+  var zip: String?
+  var lines: [String]
+}
+
+/// One property of every supported type, none optional.
+struct AllTypes: Model, Equatable {
+  var id: Int64
+  var int: Int
+  var int8: Int8
+  var int16: Int16
+  var int32: Int32
+  var int64: Int64
+  var uint: UInt
+  var uint8: UInt8
+  var uint16: UInt16
+  var uint32: UInt32
+  var uint64: UInt64
+  var double: Double
+  var float: Float
+  var bool: Bool
+  var string: String
+  var data: Data
+  var bytes: [UInt8]
+  var date: Date
+  var uuid: UUID
+  var url: URL
+  var decimal: Decimal
+  var mood: ModelMood
+  var level: ModelLevel
+  var address: ModelAddress
+  var tags: [String]
+  var numbers: Set<Int>
+  var scores: [String: Int]
+  var history: [ModelAddress]
+  static let primaryKey = ["id"]
+}
+
+/// The same types, every one optional.
+struct AllOptionals: Model, Equatable {
+  var id: Int64
+  var int: Int?
+  var int8: Int8?
+  var int16: Int16?
+  var int32: Int32?
+  var int64: Int64?
+  var uint: UInt?
+  var uint8: UInt8?
+  var uint16: UInt16?
+  var uint32: UInt32?
+  var uint64: UInt64?
+  var double: Double?
+  var float: Float?
+  var bool: Bool?
+  var string: String?
+  var data: Data?
+  var bytes: [UInt8]?
+  var date: Date?
+  var uuid: UUID?
+  var url: URL?
+  var decimal: Decimal?
+  var mood: ModelMood?
+  var level: ModelLevel?
+  var address: ModelAddress?
+  var tags: [String]?
+  var numbers: Set<Int>?
+  var scores: [String: Int]?
+  var history: [ModelAddress]?
+  static let primaryKey = ["id"]
+}
+
+/// The column types expected for `AllTypes` / `AllOptionals`, in declaration order.
+let allTypesColumns: [(name: String, type: String, json: Bool)] = [
+  ("id", "INTEGER", false), ("int", "INTEGER", false), ("int8", "INTEGER", false),
+  ("int16", "INTEGER", false), ("int32", "INTEGER", false), ("int64", "INTEGER", false),
+  ("uint", "INTEGER", false), ("uint8", "INTEGER", false), ("uint16", "INTEGER", false),
+  ("uint32", "INTEGER", false), ("uint64", "INTEGER", false), ("double", "REAL", false),
+  ("float", "REAL", false), ("bool", "INTEGER", false), ("string", "TEXT", false),
+  ("data", "BLOB", false), ("bytes", "BLOB", false), ("date", "TEXT", false),
+  ("uuid", "TEXT", false), ("url", "TEXT", false), ("decimal", "TEXT", false),
+  ("mood", "TEXT", false), ("level", "INTEGER", false), ("address", "TEXT", true),
+  ("tags", "TEXT", true), ("numbers", "TEXT", true), ("scores", "TEXT", true),
+  ("history", "TEXT", true),
+]
+
+// MARK: Models of this file
+
+private enum Untyped: String, Codable { case a, b }
+private enum ConvertibleOnly: String, Codable, SQLiteValueConvertible { case a, b }
+
+private struct WithUntypedEnum: Model {
+  var id: Int
+  var name: String
+  var status: Untyped
+  static let primaryKey = ["id"]
+}
+
+private struct WithConvertibleOnlyEnum: Model {
+  var id: Int
+  var kind: ConvertibleOnly
+  static let primaryKey = ["id"]
+}
+
+private struct IgnoringUntypedEnum: Model {
+  var id: Int
+  var status: Untyped
+  static let primaryKey = ["id"]
+  static let ignoredProperties: Set<String> = ["status"]
+}
+
+/// What the hint says to do: leave the property out of CodingKeys, with a default.
+private struct UntypedOutOfCodingKeys: Model, Equatable {
+  var id: Int
+  var status: Untyped = .b
+  enum CodingKeys: String, CodingKey { case id }
+  static let primaryKey = ["id"]
+}
+
+private struct NoKey: Model {
+  var id: Int
+  static let primaryKey: [String] = []
+}
+
+private struct UnknownKey: Model {
+  var id: Int
+  static let primaryKey = ["identifier"]
+}
+
+private struct UnknownConstraint: Model {
+  var id: Int
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["nmae": [.unique]]
+}
+
+private struct UnknownIndexColumn: Model {
+  var id: Int
+  var name: String
+  static let primaryKey = ["id"]
+  static let indexes = [TableIndex(["name", "age"])]
+}
+
+private struct UnknownRenamed: Model {
+  var id: Int
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["fullName": "name"]
+}
+
+private struct IgnoredKey: Model {
+  var id: Int
+  var transient: Int
+  static let primaryKey = ["transient"]
+  static let ignoredProperties: Set<String> = ["transient"]
+}
+
+private struct TextAutoIncrement: Model {
+  var id: String
+  static let primaryKey = ["id"]
+  static let autoIncrement = true
+}
+
+private struct StrictModel: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var ratio: Double
+  var payload: Data
+  var tags: [String]
+  static let primaryKey = ["id"]
+  static let isStrict = true
+}
+
+private struct Constrained: Model, Equatable {
+  var id: Int64?
+  var email: String
+  var name: String
+  var age: Int
+  var status: String
+  var nickname: String?
+  var score: Int
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = [
+    "email": [.unique, .collate("NOCASE")],
+    "name": [.collate("NOCASE")],
+    "age": [.check("age >= 0")],
+    "status": [.default("new")],
+    "nickname": [.notNull(true), .default("")],
+    "score": [.notNull(false)],
+  ]
+}
+
+private struct Indexed: Model, Equatable {
+  var id: Int64?
+  var first: String
+  var last: String
+  var city: String
+  var age: Int
+  static let primaryKey = ["id"]
+  static let indexes = [
+    TableIndex(["age"]),
+    TableIndex(["first", "last"], unique: true),
+    TableIndex(["city"], name: "by city"),
+  ]
+}
+
+/// Identifiers that need quoting everywhere: spaces, double quotes, SQL keywords.
+private struct Weird: Model, Equatable {
+  var id: Int64?
+  var group: String
+  var select: String?
+  var quoted: Int
+  enum CodingKeys: String, CodingKey {
+    case id = "primary key"
+    case group = "group by"
+    case select = "select"
+    case quoted = "say \"hi\"; DROP TABLE x; --"
+  }
+  static let tableName = "order \"items\" table"
+  static let primaryKey = ["primary key"]
+  static let columnConstraints: [String: [ColumnConstraint]] = [
+    "group by": [.unique], "select": [.default("it's")],
+  ]
+  static let indexes = [TableIndex(["select", "say \"hi\"; DROP TABLE x; --"])]
+}
+
+/// The same table, later: a column renamed (rebuild) and one added.
+private struct WeirdV2: Model, Equatable {
+  var id: Int64?
+  var group: String
+  var from: String?
+  var quoted: Int
+  var whereValue: Int
+  enum CodingKeys: String, CodingKey {
+    case id = "primary key"
+    case group = "group by"
+    case from = "from"
+    case quoted = "say \"hi\"; DROP TABLE x; --"
+    case whereValue = "where"
+  }
+  static let tableName = "order \"items\" table"
+  static let primaryKey = ["primary key"]
+  static let renamedProperties = ["from": "select"]
+  static let columnConstraints: [String: [ColumnConstraint]] = [
+    "group by": [.unique], "where": [.default(0)],
+  ]
+  static let indexes = [TableIndex(["from", "say \"hi\"; DROP TABLE x; --"])]
+}
+
+/// A table named by an SQL keyword.
+private struct Order: Model, Equatable {
+  var id: Int64?
+  var table: String
+  static let tableName = "order"
+  static let primaryKey = ["id"]
+}
+
+final class ModelSchemaTests: ModelTestCase {
+  // MARK: Inference from the type alone
+
+  func testEveryTypeIsInferredWithoutAnInstance() throws {
+    let schema = try TableSchema(AllTypes.self)
+    XCTAssertEqual(schema.name, "AllTypes")
+    XCTAssertEqual(schema.primaryKey, ["id"])
+    XCTAssertEqual(schema.columns.map(\.name), allTypesColumns.map(\.name))
+    for (column, expected) in zip(schema.columns, allTypesColumns) {
+      XCTAssertEqual(column.type, expected.type, column.name)
+      XCTAssertEqual(column.isJSON, expected.json, column.name)
+      XCTAssertTrue(column.isNotNull, "\(column.name) is not optional: NOT NULL")
+      XCTAssertFalse(column.isUnique, column.name)
+      XCTAssertNil(column.defaultSQL, column.name)
+    }
+    XCTAssertTrue(schema.hasRowIDAlias)
+  }
+
+  func testOptionalsAreNullableWithTheSameTypes() throws {
+    let schema = try TableSchema(AllOptionals.self)
+    XCTAssertEqual(schema.columns.map(\.name), allTypesColumns.map(\.name))
+    for (column, expected) in zip(schema.columns, allTypesColumns) {
+      XCTAssertEqual(column.type, expected.type, column.name)
+      XCTAssertEqual(column.isJSON, expected.json, column.name)
+      XCTAssertEqual(column.isNotNull, column.name == "id", column.name)
+    }
+  }
+
+  func testInferredTableIsCreatedAsDeclared() throws {
+    let db = try open()
+    try db.createTable(for: AllTypes.self)
+    try db.createTable(for: AllOptionals.self)
+    for table in ["AllTypes", "AllOptionals"] {
+      let info = try db.query("PRAGMA table_info(" + SQLIdentifier.quote(table) + ")")
+      XCTAssertEqual(try info.map { try $0.get(String.self, "name") }, allTypesColumns.map(\.name))
+      XCTAssertEqual(
+        try info.map { try $0.get(String.self, "type") }, allTypesColumns.map(\.type), table)
+      let notNull = try info.map { try $0.get(Bool.self, "notnull") }
+      let key = try info.map { try $0.get(Int.self, "pk") }
+      XCTAssertEqual(key, [1] + Array(repeating: 0, count: allTypesColumns.count - 1))
+      if table == "AllTypes" {
+        // The INTEGER PRIMARY KEY is the rowid alias, which SQLite reports as nullable.
+        XCTAssertEqual(notNull, [false] + Array(repeating: true, count: allTypesColumns.count - 1))
+      } else {
+        XCTAssertEqual(notNull, Array(repeating: false, count: allTypesColumns.count))
+      }
+    }
+    // The inspector reads back what the model declared.
+    let stored = try XCTUnwrap(SchemaInspector(db).schema(of: "AllTypes"))
+    let declared = try TableSchema(AllTypes.self)
+    XCTAssertEqual(stored.columns.map(\.type), declared.columns.map(\.type))
+    XCTAssertEqual(stored.primaryKey, ["id"])
+    XCTAssertFalse(try db.needsMigration(AllTypes.self))
+    XCTAssertFalse(try db.needsMigration(AllOptionals.self))
+  }
+
+  func testEnumWithoutConversionIsRefusedNamingTheProperty() throws {
+    let db = try open()
+    let error = thrownError(ModelError.self) { _ = try TableSchema(WithUntypedEnum.self) }
+    guard case .cannotInferType(let model, let property, let type, let hint)? = error else {
+      return XCTFail("expected cannotInferType, got \(String(describing: error))")
+    }
+    XCTAssertEqual(model, "WithUntypedEnum")
+    XCTAssertEqual(property, "status")
+    XCTAssertTrue(type.contains("Untyped"), type)
+    XCTAssertTrue(hint.contains("SQLiteValueConvertible"), hint)
+    XCTAssertTrue(error!.description.contains("WithUntypedEnum.status"), error!.description)
+
+    // At first use, before any table is made.
+    let atUse = thrownError(ModelError.self) {
+      try db.save(WithUntypedEnum(id: 1, name: "a", status: .a))
+    }
+    XCTAssertEqual(atUse, error)
+    XCTAssertFalse(try SchemaInspector(db).tableExists("WithUntypedEnum"))
+
+    // Conforming to SQLiteValueConvertible without CaseIterable is not enough either.
+    let second = thrownError(ModelError.self) {
+      try db.createTable(for: WithConvertibleOnlyEnum.self)
+    }
+    guard case .cannotInferType(_, let secondProperty, _, _)? = second else {
+      return XCTFail("expected cannotInferType, got \(String(describing: second))")
+    }
+    XCTAssertEqual(secondProperty, "kind")
+  }
+
+  func testIgnoringAnUninferableProperty() throws {
+    // The hint offers ignoredProperties: following it must not give the same error.
+    let db = try open()
+    let error = thrownError(ModelError.self) { try db.createTable(for: IgnoringUntypedEnum.self) }
+    if case .cannotInferType(_, let property, _, let hint)? = error {
+      XCTAssertEqual(property, "status")
+      XCTAssertFalse(
+        hint.contains("list 'status' in ignoredProperties"),
+        "the hint must not suggest ignoredProperties, which cannot help here: \(hint)")
+      XCTAssertTrue(hint.contains("CodingKeys"), hint)
+    } else {
+      XCTFail("expected cannotInferType, got \(String(describing: error))")
+    }
+    XCTAssertFalse(try SchemaInspector(db).tableExists("IgnoringUntypedEnum"))
+
+    // Following the hint works.
+    try db.save(UntypedOutOfCodingKeys(id: 1, status: .a))
+    XCTAssertEqual(try db.columnNames("UntypedOutOfCodingKeys"), ["id"])
+    XCTAssertEqual(try db.find(UntypedOutOfCodingKeys.self, id: 1), UntypedOutOfCodingKeys(id: 1))
+  }
+
+  func testInvalidDeclarationsAreRefused() throws {
+    func reason<M: Model>(_ model: M.Type) -> String? {
+      let error = thrownError(ModelError.self) { _ = try TableSchema(model) }
+      guard case .invalidDeclaration(let name, let reason)? = error else {
+        XCTFail("\(model): expected invalidDeclaration, got \(String(describing: error))")
+        return nil
+      }
+      XCTAssertEqual(name, String(describing: model))
+      return reason
+    }
+    XCTAssertTrue(reason(NoKey.self)?.contains("primary key") ?? false)
+    XCTAssertTrue(reason(UnknownKey.self)?.contains("identifier") ?? false)
+    XCTAssertTrue(reason(UnknownConstraint.self)?.contains("nmae") ?? false)
+    XCTAssertTrue(reason(UnknownIndexColumn.self)?.contains("age") ?? false)
+    XCTAssertTrue(reason(UnknownRenamed.self)?.contains("fullName") ?? false)
+    XCTAssertTrue(reason(IgnoredKey.self)?.contains("transient") ?? false)
+    XCTAssertTrue(reason(TextAutoIncrement.self)?.contains("autoIncrement") ?? false)
+
+    // Refused at first use, before a table is made.
+    let db = try open()
+    XCTAssertThrowsError(try db.save(NoKey(id: 1))) { XCTAssertTrue($0 is ModelError, "\($0)") }
+    XCTAssertThrowsError(try db.findAll(UnknownKey.self)) { XCTAssertTrue($0 is ModelError) }
+    XCTAssertEqual(try SchemaInspector(db).tableNames(), [])
+  }
+
+  // MARK: Table options and constraints
+
+  func testStrictTable() throws {
+    let db = try open()
+    let model = StrictModel(id: nil, name: "a", ratio: 2, payload: Data([1, 2]), tags: ["x"])
+    let id = try db.insert(model)
+    let sql = try XCTUnwrap(db.storedSQL("StrictModel"))
+    XCTAssertTrue(sql.hasSuffix(" STRICT"), sql)
+    XCTAssertEqual(
+      try db.scalar(Int.self, "SELECT strict FROM pragma_table_list WHERE name = 'StrictModel'"), 1)
+    var expected = model
+    expected.id = id
+    XCTAssertEqual(try db.find(StrictModel.self, id: id), expected)
+    // STRICT refuses a value of the wrong class that a normal table would keep.
+    XCTAssertThrowsError(
+      try db.run(
+        "INSERT INTO StrictModel (name, ratio, payload, tags) VALUES (?, ?, ?, ?)",
+        ["b", "not a number", Data(), "[]"])
+    ) { error in
+      XCTAssertEqual((error as? SQLiteError)?.code, .constraint, "\(error)")
+    }
+    XCTAssertTrue(try SchemaInspector(db).schema(of: "StrictModel")?.isStrict ?? false)
+    XCTAssertFalse(try db.needsMigration(StrictModel.self))
+  }
+
+  func testColumnConstraints() throws {
+    let db = try open()
+    try db.createTable(for: Constrained.self)
+    let info = Dictionary(
+      uniqueKeysWithValues: try db.query("PRAGMA table_info(Constrained)").map {
+        (try $0.get(String.self, "name"), $0)
+      })
+    XCTAssertEqual(try info["status"]?.get(String?.self, "dflt_value"), "'new'")
+    XCTAssertEqual(try info["nickname"]?.get(Bool.self, "notnull"), true, "notNull(true) override")
+    XCTAssertEqual(try info["score"]?.get(Bool.self, "notnull"), false, "notNull(false) override")
+    XCTAssertEqual(try info["age"]?.get(Bool.self, "notnull"), true)
+    let sql = try XCTUnwrap(db.storedSQL("Constrained"))
+    XCTAssertTrue(sql.contains("CHECK (age >= 0)"), sql)
+    XCTAssertTrue(sql.contains("COLLATE \"NOCASE\""), sql)
+
+    let ann = Constrained(
+      id: nil, email: "ann@x.org", name: "Ann", age: 30, status: "active", nickname: "an",
+      score: 1)
+    try db.save(ann)
+
+    // UNIQUE, case-insensitively thanks to COLLATE NOCASE.
+    var twin = ann
+    twin.email = "ANN@X.ORG"
+    XCTAssertThrowsError(try db.insert(twin)) { error in
+      XCTAssertEqual((error as? SQLiteError)?.constraintKind, .unique, "\(error)")
+    }
+    // CHECK.
+    var negative = ann
+    negative.email = "neg@x.org"
+    negative.age = -1
+    XCTAssertThrowsError(try db.save(negative)) { error in
+      XCTAssertEqual((error as? SQLiteError)?.constraintKind, .check, "\(error)")
+    }
+    // notNull(true) on an optional.
+    var noNick = ann
+    noNick.email = "nonick@x.org"
+    noNick.nickname = nil
+    XCTAssertThrowsError(try db.save(noNick)) { error in
+      XCTAssertEqual((error as? SQLiteError)?.constraintKind, .notNull, "\(error)")
+    }
+    // DEFAULT for rows written without the column, and notNull(false) lets NULL in.
+    try db.run("INSERT INTO Constrained (email, name, age) VALUES ('raw@x.org', 'Raw', 5)")
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT status FROM Constrained WHERE email = 'raw@x.org'"), "new")
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT nickname FROM Constrained WHERE email = 'raw@x.org'"), "")
+    XCTAssertTrue(
+      try db.scalar(Bool.self, "SELECT score IS NULL FROM Constrained WHERE email = 'raw@x.org'")
+        ?? false)
+    // COLLATE NOCASE in a search.
+    XCTAssertEqual(
+      try db.find(Constrained.self, where: "name = ?", ["ANN"]).map(\.email), ["ann@x.org"])
+    XCTAssertEqual(try db.count(Constrained.self), 2)
+    XCTAssertFalse(try db.needsMigration(Constrained.self))
+  }
+
+  func testIndexes() throws {
+    let db = try open()
+    try db.createTable(for: Indexed.self)
+    let indexes = try XCTUnwrap(SchemaInspector(db).schema(of: "Indexed")).indexes
+    XCTAssertEqual(
+      Set(indexes),
+      [
+        .init(name: "Indexed_on_age", columns: ["age"], isUnique: false),
+        .init(name: "Indexed_on_first_last", columns: ["first", "last"], isUnique: true),
+        .init(name: "by city", columns: ["city"], isUnique: false),
+      ])
+    XCTAssertEqual(
+      try db.query("PRAGMA index_info('Indexed_on_first_last')").map {
+        try $0.get(String.self, "name")
+      }, ["first", "last"])
+
+    try db.save(Indexed(id: nil, first: "Ann", last: "Lee", city: "Oslo", age: 30))
+    try db.save(Indexed(id: nil, first: "Ann", last: "Kim", city: "Oslo", age: 30))
+    try db.save(Indexed(id: nil, first: "Bob", last: "Lee", city: "Oslo", age: 30))
+    XCTAssertThrowsError(
+      try db.save(Indexed(id: nil, first: "Ann", last: "Lee", city: "Rome", age: 1))
+    ) {
+      XCTAssertEqual(($0 as? SQLiteError)?.constraintKind, .unique, "\($0)")
+    }
+    XCTAssertEqual(try db.count(Indexed.self), 3)
+    let plan = try db.query("EXPLAIN QUERY PLAN SELECT * FROM Indexed WHERE age = 3").map {
+      try $0.get(String.self, "detail")
+    }.joined()
+    XCTAssertTrue(plan.contains("Indexed_on_age"), plan)
+    XCTAssertFalse(try db.needsMigration(Indexed.self))
+  }
+
+  // MARK: Identifiers
+
+  func testIdentifiersWithSpacesQuotesAndKeywords() throws {
+    let db = try open()
+    let table = "order \"items\" table"
+    var first = Weird(id: nil, group: "g1", select: nil, quoted: 1)
+    first.id = try db.insert(first)
+    XCTAssertEqual(first.id, 1)
+    let second = Weird(id: 7, group: "g2", select: "picked", quoted: 2)
+    try db.save(second)
+    XCTAssertTrue(try SchemaInspector(db).tableExists(table))
+    XCTAssertEqual(
+      try db.columnNames(table),
+      ["primary key", "group by", "select", "say \"hi\"; DROP TABLE x; --"])
+    XCTAssertEqual(
+      try db.indexNames(table).filter { !$0.hasPrefix("sqlite_autoindex") },
+      ["order \"items\" table_on_select_say \"hi\"; DROP TABLE x; --"])
+
+    // nil optional is NULL, not the column default (the model says nil).
+    XCTAssertEqual(try db.find(Weird.self, id: 1), first)
+    XCTAssertEqual(try db.findAll(Weird.self, orderBy: "\"primary key\""), [first, second])
+    XCTAssertEqual(
+      try db.find(Weird.self, where: "\"group by\" = ?", ["g2"]), [second])
+    XCTAssertEqual(
+      try db.find(Weird.self, where: "\"say \"\"hi\"\"; DROP TABLE x; --\" > :n", ["n": 1]),
+      [second])
+    XCTAssertThrowsError(try db.insert(Weird(id: nil, group: "g1", select: nil, quoted: 3))) {
+      XCTAssertEqual(($0 as? SQLiteError)?.constraintKind, .unique, "\($0)")
+    }
+    var changed = second
+    changed.select = "changed"
+    try db.update(changed)
+    XCTAssertEqual(try db.find(Weird.self, id: 7), changed)
+    XCTAssertTrue(try db.exists(Weird.self, id: 7))
+    XCTAssertEqual(try db.count(Weird.self, where: "\"select\" IS NULL"), 1)
+    // The default is written as a literal with its quote doubled.
+    try db.run(
+      "INSERT INTO " + SQLIdentifier.quote(table)
+        + " (\"group by\", \"say \"\"hi\"\"; DROP TABLE x; --\") VALUES ('g9', 9)")
+    XCTAssertEqual(try db.find(Weird.self, where: "\"group by\" = 'g9'").first?.select, "it's")
+    XCTAssertTrue(try db.delete(Weird.self, id: 7))
+    XCTAssertEqual(try db.count(Weird.self), 2)
+
+    // A rebuild (rename) and an added column with these names, on a new connection.
+    let later = try open()
+    let plan = try later.migrate(WeirdV2.self)
+    XCTAssertEqual(plan.strategy, .rebuild)
+    XCTAssertEqual(
+      try later.findAll(WeirdV2.self, orderBy: "\"primary key\""),
+      [
+        WeirdV2(id: 1, group: "g1", from: nil, quoted: 1, whereValue: 0),
+        WeirdV2(id: 8, group: "g9", from: "it's", quoted: 9, whereValue: 0),
+      ])
+    XCTAssertEqual(
+      try later.indexNames(table).filter { !$0.hasPrefix("sqlite_autoindex") },
+      ["order \"items\" table_on_from_say \"hi\"; DROP TABLE x; --"])
+    XCTAssertFalse(try later.needsMigration(WeirdV2.self))
+    XCTAssertEqual(try later.scalar(String.self, "PRAGMA integrity_check"), "ok")
+
+    // A table named by a keyword, and per-target tables with quotes in the target.
+    try later.save(Order(id: nil, table: "t"))
+    try later.save(Order(id: nil, table: "u"), target: "chat \"1\"; --")
+    XCTAssertEqual(try later.findAll(Order.self).map(\.table), ["t"])
+    XCTAssertEqual(try later.findAll(Order.self, target: "chat \"1\"; --").map(\.table), ["u"])
+    XCTAssertTrue(try SchemaInspector(later).tableExists("order_chat \"1\"; --"))
+  }
+}
