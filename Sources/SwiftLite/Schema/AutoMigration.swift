@@ -259,6 +259,15 @@ public enum AutoMigration {
         .init(
           "PRAGMA foreign_key_check(" + quotedTable + ")", "check foreign keys",
           failure: .foreignKeyViolation(table: table)))
+      // The rows of tables that reference this one must still find their parent (a changed
+      // primary key, say, would strand them).
+      for child in try inspector.tablesReferencing(table) where child != table {
+        steps.append(
+          .init(
+            "PRAGMA foreign_key_check(" + SQLIdentifier.quote(child) + ")",
+            "check the foreign keys of \(child), which references \(table)",
+            failure: .foreignKeyViolation(table: table)))
+      }
       steps.append(recordStep)
     }
     return MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
@@ -274,8 +283,10 @@ public enum AutoMigration {
     var pausedForeignKeys = false
     if plan.strategy == .rebuild, try db.foreignKeysEnabled() {
       if db.isInTransaction {
-        let children = try SchemaInspector(db).tablesReferencing(plan.table)
-        if children.contains(where: { $0 != plan.table }) {
+        // Dropping the old table with foreign keys on deletes from it: rows of other tables
+        // that reference it, and rows of the copy when the table references itself, would
+        // be cascaded away or block the drop.
+        if try !SchemaInspector(db).tablesReferencing(plan.table).isEmpty {
           throw MigrationError.mustRunOutsideTransaction(table: plan.table)
         }
       } else {

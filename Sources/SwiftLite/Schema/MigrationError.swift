@@ -11,8 +11,8 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   case constraintViolated(table: String, step: String, message: String)
   /// After the rebuild, rows point at missing parents.
   case foreignKeyViolation(table: String)
-  /// The table has child tables and must be rebuilt with foreign keys off, which SQLite
-  /// allows only outside a transaction.
+  /// The table has child tables (or references itself) and must be rebuilt with foreign
+  /// keys off, which SQLite allows only outside a transaction.
   case mustRunOutsideTransaction(table: String)
 
   /// A sentence naming the table, the column and how to permit the change.
@@ -32,8 +32,8 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     case .foreignKeyViolation(let table):
       return "\(table): after the migration some rows reference missing parent rows"
     case .mustRunOutsideTransaction(let table):
-      return "\(table) is referenced by other tables' foreign keys, so its rebuild must run "
-        + "outside a transaction (foreign keys can only be paused there)"
+      return "\(table) is referenced by foreign keys (of other tables or its own), so its "
+        + "rebuild must run outside a transaction (foreign keys can only be paused there)"
     }
   }
 }
