@@ -260,6 +260,32 @@ private struct BookUniqueTitle: Model, Equatable {
   static let columnConstraints: [String: [ColumnConstraint]] = ["title": [.unique]]
 }
 
+private struct AuthorByName: Model, Equatable {
+  var id: Int64
+  var name: String
+  static let tableName = "Author"
+  static let primaryKey = ["name"]
+}
+
+/// A tree: each category may have a parent category, deleted with it.
+private struct Category: Model, Equatable {
+  var id: Int64?
+  var parentID: Int64?
+  var name: String
+  static let primaryKey = ["id"]
+  static let foreignKeys = [ForeignKey(["parentID"], references: "Category", onDelete: .cascade)]
+}
+
+private struct CategoryV2: Model, Equatable {
+  var id: Int64?
+  var parentID: Int64?
+  var title: String
+  static let tableName = "Category"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["title": "name"]
+  static let foreignKeys = [ForeignKey(["parentID"], references: "Category", onDelete: .cascade)]
+}
+
 // MARK: Five versions of "People"
 
 private struct PeopleV1: Model, Equatable {
@@ -810,6 +836,57 @@ final class MigrationTests: ModelTestCase {
       .foreignKeyViolation(table: "Book"))
     XCTAssertEqual(try snapshot(ofFile: path()), before)
     XCTAssertTrue(try db.foreignKeysEnabled())
+  }
+
+  func testRebuildingATableThatReferencesItself() throws {
+    let tree = [
+      Category(id: 1, parentID: nil, name: "root"), Category(id: 2, parentID: 1, name: "child"),
+      Category(id: 3, parentID: 2, name: "grandchild"),
+    ]
+    do {
+      let db = try open()
+      try db.save(tree)
+      try db.close()
+    }
+    let before = try snapshot(ofFile: path())
+    let expected = tree.map { CategoryV2(id: $0.id, parentID: $0.parentID, title: $0.name) }
+
+    // Inside a transaction foreign keys stay on: dropping the old table would cascade into
+    // the copy, which references it. Refused rather than losing the rows.
+    let db = try open()
+    XCTAssertThrowsError(try db.transaction { db in try db.migrate(CategoryV2.self) }) {
+      XCTAssertEqual($0 as? MigrationError, .mustRunOutsideTransaction(table: "Category"))
+    }
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    let queue = try DatabaseQueue(path: path())
+    XCTAssertThrowsError(
+      try queue.write { db in try db.save(CategoryV2(id: 4, parentID: 1, title: "x")) })
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+
+    // Outside, every row is kept, and the tree still cascades.
+    try db.migrate(CategoryV2.self)
+    XCTAssertEqual(try open().findAll(CategoryV2.self, orderBy: "id"), expected)
+    XCTAssertTrue(try db.delete(CategoryV2.self, id: 2))
+    XCTAssertEqual(try db.findAll(CategoryV2.self).map(\.id), [1])
+    try assertIntact(try open(), "Category")
+  }
+
+  func testParentKeyChangeThatStrandsChildrenIsRefused() throws {
+    do {
+      let db = try open()
+      try db.save([Author(id: 1, name: "Ann"), Author(id: 2, name: "Bob")])
+      try db.save(Book(id: 1, authorID: 1, title: "kept"))
+      try db.close()
+    }
+    let before = try snapshot(ofFile: path())
+    // Book references Author's primary key: making `name` the key leaves authorID 1
+    // pointing at no author.
+    let db = try open()
+    XCTAssertThrowsError(try db.migrate(AuthorByName.self)) {
+      XCTAssertEqual($0 as? MigrationError, .foreignKeyViolation(table: "Author"), "\($0)")
+    }
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    try assertIntact(try open(), "Author")
   }
 
   // MARK: A chain of versions
