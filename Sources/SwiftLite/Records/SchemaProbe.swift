@@ -69,13 +69,16 @@ struct SchemaProbe {
     let model: String
     var properties: [Property] = []
     private var seen: Set<String> = []
+    /// Keys the type asked `decodeNil` about: a custom `init(from:)` decoding an optional.
+    var askedNil: Set<String> = []
     init(model: String) { self.model = model }
 
     func record(_ name: String, _ type: Any.Type, optional: Bool) {
       guard seen.insert(name).inserted else { return }
       properties.append(
         Property(
-          name: name, kind: SchemaProbe.kind(of: type), isOptional: optional,
+          name: name, kind: SchemaProbe.kind(of: type),
+          isOptional: optional || askedNil.contains(name),
           typeName: String(describing: type)))
     }
 
@@ -112,7 +115,11 @@ struct SchemaProbe {
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { [] }
     func contains(_ key: Key) -> Bool { true }
-    func decodeNil(forKey key: Key) throws -> Bool { false }
+    func decodeNil(forKey key: Key) throws -> Bool {
+      // `if try decodeNil(forKey:) { nil } else { decode(...) }` decodes an optional.
+      recorder.askedNil.insert(key.stringValue)
+      return false
+    }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
       recorder.record(key.stringValue, type, optional: false)
       return try recorder.placeholder(type, for: key.stringValue)
