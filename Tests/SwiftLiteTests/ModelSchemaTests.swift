@@ -268,6 +268,27 @@ private struct Order: Model, Equatable {
   static let primaryKey = ["id"]
 }
 
+/// A default of every kind SQLite stores.
+private struct Defaults: Model, Equatable {
+  var id: Int64?
+  var smallest: Int64
+  var negative: Double
+  var huge: Double
+  var infinite: Double
+  var text: String
+  var bytes: Data
+  var flag: Bool
+  var nothing: String?
+  var list: [String]
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = [
+    "smallest": [.default(.integer(.min))], "negative": [.default(-0.25)],
+    "huge": [.default(1e100)], "infinite": [.default(.real(-.infinity))],
+    "text": [.default("it's \"quoted\"")], "bytes": [.default(.blob(Data([0xAB, 0x01])))],
+    "flag": [.default(true)], "nothing": [.default(nil)], "list": [.default("[\"a\"]")],
+  ]
+}
+
 final class ModelSchemaTests: ModelTestCase {
   // MARK: Inference from the type alone
 
@@ -510,6 +531,95 @@ final class ModelSchemaTests: ModelTestCase {
     }.joined()
     XCTAssertTrue(plan.contains("Indexed_on_age"), plan)
     XCTAssertFalse(try db.needsMigration(Indexed.self))
+  }
+
+  func testDefaultsOfEveryKindAreWrittenAndStable() throws {
+    let db = try open()
+    try db.createTable(for: Defaults.self)
+    try db.run("INSERT INTO Defaults DEFAULT VALUES")
+    XCTAssertEqual(
+      try db.findAll(Defaults.self),
+      [
+        Defaults(
+          id: 1, smallest: .min, negative: -0.25, huge: 1e100, infinite: -.infinity,
+          text: "it's \"quoted\"", bytes: Data([0xAB, 0x01]), flag: true, nothing: nil, list: ["a"])
+      ])
+    XCTAssertEqual(
+      try db.scalar(
+        String.self, "SELECT typeof(smallest) || typeof(huge) || typeof(bytes) FROM Defaults"),
+      "integerrealblob")
+    // The stored defaults read back equal to the model's: no migration on the next open.
+    let plan = try open().migrationPlan(for: Defaults.self)
+    XCTAssertTrue(plan.isEmpty, plan.description)
+  }
+
+  func testTableBecomingStrict() throws {
+    struct Loose: Model, Equatable {
+      var id: Int64?
+      var name: String
+      static let tableName = "Strictness"
+      static let primaryKey = ["id"]
+    }
+    struct Strict: Model, Equatable {
+      var id: Int64?
+      var name: String
+      static let tableName = "Strictness"
+      static let primaryKey = ["id"]
+      static let isStrict = true
+    }
+    let db = try open()
+    try db.save(Loose(id: 1, name: "ok"))
+    try db.run("INSERT INTO Strictness (id, name) VALUES (2, x'00')")  // a loose table keeps it
+    let before = try db.snapshot()
+    let other = try open()
+    XCTAssertThrowsError(try other.migrate(Strict.self)) { error in
+      guard case .constraintViolated(let table, _, _)? = error as? MigrationError else {
+        return XCTFail("expected constraintViolated, got \(error)")
+      }
+      XCTAssertEqual(table, "Strictness")
+    }
+    XCTAssertEqual(try db.snapshot(), before)
+    try db.run("DELETE FROM Strictness WHERE id = 2")
+    let plan = try other.migrate(Strict.self)
+    XCTAssertEqual(plan.changes, ["table became STRICT"])
+    XCTAssertEqual(try open().findAll(Strict.self), [Strict(id: 1, name: "ok")])
+    XCTAssertTrue(try XCTUnwrap(open().storedSQL("Strictness")).hasSuffix("STRICT"))
+  }
+
+  func testPerTargetTablesMigrateOnTheirOwn() throws {
+    struct Chat: Model, Equatable {
+      var id: Int64?
+      var text: String
+      static let primaryKey = ["id"]
+      static let indexes = [TableIndex(["text"])]
+    }
+    struct ChatV2: Model, Equatable {
+      var id: Int64?
+      var body: String
+      var read: Bool
+      static let tableName = "Chat"
+      static let primaryKey = ["id"]
+      static let renamedProperties = ["body": "text"]
+      static let columnConstraints: [String: [ColumnConstraint]] = ["read": [.default(false)]]
+      static let indexes = [TableIndex(["body"])]
+    }
+    let db = try open()
+    try db.save(Chat(id: nil, text: "one"), target: "a")
+    try db.save(Chat(id: nil, text: "two"), target: "b")
+    try db.close()
+    let later = try open()
+    XCTAssertEqual(try later.migrate(ChatV2.self, target: "a").strategy, .rebuild)
+    XCTAssertEqual(
+      try later.findAll(ChatV2.self, target: "a"), [ChatV2(id: 1, body: "one", read: false)])
+    XCTAssertEqual(try later.indexNames("Chat_a"), ["Chat_a_on_body"])
+    // Target b is untouched until used.
+    XCTAssertEqual(try later.columnNames("Chat_b"), ["id", "text"])
+    XCTAssertEqual(try later.indexNames("Chat_b"), ["Chat_b_on_text"])
+    XCTAssertEqual(
+      try later.findAll(ChatV2.self, target: "b"), [ChatV2(id: 1, body: "two", read: false)])
+    XCTAssertEqual(try later.indexNames("Chat_b"), ["Chat_b_on_body"])
+    XCTAssertFalse(try open().needsMigration(ChatV2.self, target: "a"))
+    XCTAssertFalse(try open().needsMigration(ChatV2.self, target: "b"))
   }
 
   // MARK: Identifiers

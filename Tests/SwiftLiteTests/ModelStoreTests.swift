@@ -186,6 +186,42 @@ final class ModelStoreTests: ModelTestCase {
     XCTAssertEqual(try db.count(AllTypes.self), 0)
   }
 
+  func testCustomDecodingWithDecodeNil() throws {
+    struct Custom: Model, Equatable {
+      var id: Int64
+      var nickname: String?
+      var score: Int
+      init(id: Int64, nickname: String?, score: Int) {
+        self.id = id
+        self.nickname = nickname
+        self.score = score
+      }
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        if try container.decodeNil(forKey: .nickname) {
+          nickname = nil
+        } else {
+          nickname = try container.decode(String.self, forKey: .nickname)
+        }
+        score = try container.decode(Int.self, forKey: .score)
+      }
+      static let primaryKey = ["id"]
+    }
+    XCTAssertEqual(
+      try TableSchema(Custom.self).column(named: "nickname")?.isNotNull, false,
+      "a property the type asks decodeNil about is nullable")
+    let db = try open()
+    let rows = [
+      Custom(id: 1, nickname: nil, score: 1), Custom(id: 2, nickname: "b", score: 2),
+      Custom(id: 3, nickname: nil, score: 3), Custom(id: 4, nickname: "d", score: 4),
+    ]
+    try db.save(rows)
+    // One decoder reads all the rows, learning the key order on the first.
+    XCTAssertEqual(try db.findAll(Custom.self, orderBy: "id"), rows)
+    XCTAssertEqual(try db.findAll(Custom.self, orderBy: "id DESC"), rows.reversed())
+  }
+
   func testIgnoredPropertiesAreNotStored() throws {
     let db = try open()
     try db.save(Note(id: "n1", body: "b", cache: 42, tags: ["t"], mood: .happy, due: firstDate))
