@@ -226,6 +226,23 @@ public enum AutoMigration {
               "SELECT 1 FROM " + quotedTemporary + wrongClass + " LIMIT 1",
               "check every value of \(column.name) converted to \(column.type)",
               failure: .lossyTypeChange(table: table, column: column.name, newType: column.type)))
+          // Some conversions keep the class but round: an integer above 2^53 made REAL, a
+          // REAL made TEXT (15 significant digits). Compare with the old table's values.
+          let source = SQLIdentifier.quote(sourceOf[column.name] ?? column.name)
+          let rounded: String? =
+            switch column.type {
+            case "REAL": "typeof(\(source)) = 'integer' AND CAST(\(source) AS REAL) <> \(source)"
+            case "TEXT":
+              "typeof(\(source)) = 'real' AND CAST(CAST(\(source) AS TEXT) AS REAL) <> \(source)"
+            default: nil
+            }
+          if let rounded {
+            steps.append(
+              .init(
+                "SELECT 1 FROM " + quotedTable + " WHERE " + rounded + " LIMIT 1",
+                "check no value of \(column.name) is rounded by the change to \(column.type)",
+                failure: .lossyTypeChange(table: table, column: column.name, newType: column.type)))
+          }
         }
       }
       if desired.autoIncrement {
