@@ -214,6 +214,29 @@ private struct CodeAsLossyInt: Model, Equatable {
   static let lossyConvertibleColumns: Set<String> = ["code"]
 }
 
+private struct Measure: Model, Equatable {
+  var id: Int64?
+  var count: Int
+  var ratio: Double
+  static let primaryKey = ["id"]
+}
+
+private struct MeasureAsReal: Model, Equatable {
+  var id: Int64?
+  var count: Double
+  var ratio: Double
+  static let tableName = "Measure"
+  static let primaryKey = ["id"]
+}
+
+private struct MeasureAsText: Model, Equatable {
+  var id: Int64?
+  var count: Int
+  var ratio: String
+  static let tableName = "Measure"
+  static let primaryKey = ["id"]
+}
+
 // MARK: Foreign keys
 
 private struct Author: Model, Equatable {
@@ -622,6 +645,41 @@ final class MigrationTests: ModelTestCase {
         CodeAsLossyInt(id: 3, code: nil),
       ])
     try assertIntact(reopened, "Code")
+  }
+
+  func testTypeChangesThatWouldRoundAreRefused() throws {
+    // INTEGER -> REAL rounds integers above 2^53; REAL -> TEXT keeps 15 digits.
+    let db = try open()
+    try db.save([
+      Measure(id: 1, count: 3, ratio: 0.5),
+      Measure(id: 2, count: 9_007_199_254_740_993, ratio: 0.25),
+    ])
+    try db.close()
+    let before = try snapshot(ofFile: path())
+    let later = try open()
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { try later.migrate(MeasureAsReal.self) },
+      .lossyTypeChange(table: "Measure", column: "count", newType: "REAL"))
+    XCTAssertEqual(try snapshot(ofFile: path()), before)
+    try later.run("UPDATE Measure SET ratio = 0.1 + 0.2 WHERE id = 1")
+    let changed = try snapshot(ofFile: path())
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { try later.migrate(MeasureAsText.self) },
+      .lossyTypeChange(table: "Measure", column: "ratio", newType: "TEXT"))
+    XCTAssertEqual(try snapshot(ofFile: path()), changed)
+
+    // Values that convert exactly do.
+    try later.run("UPDATE Measure SET count = 4, ratio = 0.75 WHERE id = 2")
+    try later.run("UPDATE Measure SET ratio = 0.5 WHERE id = 1")
+    try later.migrate(MeasureAsReal.self)
+    XCTAssertEqual(
+      try open().findAll(MeasureAsReal.self, orderBy: "id"),
+      [MeasureAsReal(id: 1, count: 3, ratio: 0.5), MeasureAsReal(id: 2, count: 4, ratio: 0.75)])
+    let last = try open()
+    try last.migrate(MeasureAsText.self)
+    XCTAssertEqual(
+      try open().findAll(MeasureAsText.self, orderBy: "id"),
+      [MeasureAsText(id: 1, count: 3, ratio: "0.5"), MeasureAsText(id: 2, count: 4, ratio: "0.75")])
   }
 
   // MARK: Constraints
