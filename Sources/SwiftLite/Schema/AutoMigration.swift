@@ -154,7 +154,8 @@ public enum AutoMigration {
     if !cannotAdd.isEmpty { rebuildReasons.append("added column needs a rebuild") }
 
     // Never lose data silently.
-    let rowCount = try db.scalar(Int.self, "SELECT count(*) FROM " + quotedTable) ?? 0
+    let hasRows =
+      try db.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM " + quotedTable + ")") ?? false
     for column in removed where !droppable.contains(column.name) {
       let rows =
         try db.scalar(
@@ -165,7 +166,7 @@ public enum AutoMigration {
         throw MigrationError.wouldLoseData(table: table, column: column.name, rows: rows)
       }
     }
-    for column in added where column.isNotNull && column.defaultSQL == nil && rowCount > 0 {
+    for column in added where column.isNotNull && column.defaultSQL == nil && hasRows {
       if desired.hasRowIDAlias && column.name == desired.primaryKey.first { continue }
       throw MigrationError.notNullWithoutDefault(table: table, column: column.name)
     }
@@ -207,7 +208,7 @@ public enum AutoMigration {
             + copied.map { SQLIdentifier.quote($0.target.name) }.joined(separator: ", ")
             + ") SELECT " + copied.map { SQLIdentifier.quote($0.source) }.joined(separator: ", ")
             + " FROM " + quotedTable,
-          "copy all \(rowCount) row(s) in one statement"
+          "copy every row in one statement"
             + (rebuildReasons.contains("rename") ? ", carrying renamed columns across" : "")))
       for column in retyped {
         guard let accepted = column.acceptedClasses else { continue }
