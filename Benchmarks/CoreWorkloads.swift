@@ -7,32 +7,54 @@ import SwiftLite
 // would, with no checks SQLite does not force on them.
 
 extension Workloads {
-  static let core: [Workload] = [insert, insertRun, iterate, fetchAll, lookup]
+  static let core: [Workload] = [insert, insertArray, insertRun, iterate, fetchAll, lookup]
 
   /// Inserts every row through one prepared statement, inside one transaction. BEGIN is
   /// timed, COMMIT (an fsync, the same disk work on both sides) is not: it only adds noise.
   static let insert = Workload(
     name: "insert",
-    summary: "insert rows in one transaction: prepare once, bind([...]) + execute() per row",
+    summary: "insert rows in one transaction: prepare once, bind(values:) + execute() per row",
     target: 1.10,
     swiftLite: { trial in
-      let db = try Connection(path: trial.fixtures.freshDatabase())
-      let v = trial.fixtures.values
-      try trial.time {
-        try db.execute("BEGIN")
-        let insert = try db.prepare(Fixtures.insertSQL)
-        for base in stride(from: 0, to: trial.rows * 10, by: 10) {
-          try insert.bind([
-            v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
-            v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9],
-          ])
-          try insert.execute()
-        }
+      try swiftLiteInsert(trial) { insert, v, base in
+        try insert.bind(
+          values: v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
+          v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9])
       }
-      try db.execute("COMMIT")
-      return try db.scalar(Int64.self, Fixtures.insertChecksumSQL) ?? 0
     },
     raw: rawInsert)
+
+  /// The same, binding an array of arguments (`[any SQLiteValueConvertible?]`).
+  static let insertArray = Workload(
+    name: "insert_array",
+    summary: "insert rows in one transaction: prepare once, bind([...]) + execute() per row",
+    target: nil,
+    swiftLite: { trial in
+      try swiftLiteInsert(trial) { insert, v, base in
+        try insert.bind([
+          v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
+          v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9],
+        ])
+      }
+    },
+    raw: rawInsert)
+
+  static func swiftLiteInsert(
+    _ trial: Trial, bind: (Statement, [Int64], Int) throws -> Void
+  ) throws -> Int64 {
+    let db = try Connection(path: trial.fixtures.freshDatabase())
+    let v = trial.fixtures.values
+    try trial.time {
+      try db.execute("BEGIN")
+      let insert = try db.prepare(Fixtures.insertSQL)
+      for base in stride(from: 0, to: trial.rows * 10, by: 10) {
+        try bind(insert, v, base)
+        try insert.execute()
+      }
+    }
+    try db.execute("COMMIT")
+    return try db.scalar(Int64.self, Fixtures.insertChecksumSQL) ?? 0
+  }
 
   /// The same inserts through `Connection.run` and its statement cache.
   static let insertRun = Workload(

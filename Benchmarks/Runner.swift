@@ -10,6 +10,10 @@ struct Options {
   var json = false
   var strict = false
   var list = false
+  /// Run only one side, for a profiler (`perf record ... --side swiftlite`).
+  var side: Side?
+
+  enum Side: String { case swiftlite, raw }
 
   static let usage = """
     usage: SwiftLiteBenchmarks [--rows N] [--runs N] [--warmup N] [--only a,b] [--json] [--strict] [--list]
@@ -21,6 +25,7 @@ struct Options {
       --json       print {"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}} only
       --strict     exit with status 2 when a workload misses its target ratio
       --list       list the workloads and exit
+      --side S     run only one side, "swiftlite" or "raw" (for a profiler; no ratio)
 
     Build and run in release mode:
       swift run -c release SwiftLiteBenchmarks
@@ -46,6 +51,11 @@ struct Options {
       case "--json": options.json = true
       case "--strict": options.strict = true
       case "--list": options.list = true
+      case "--side":
+        guard let name = rest.popFirst(), let side = Side(rawValue: name) else {
+          throw UsageError(message: "--side needs swiftlite or raw")
+        }
+        options.side = side
       case "-h", "--help": throw UsageError(message: nil)
       default: throw UsageError(message: "unknown argument '\(argument)'")
       }
@@ -93,6 +103,11 @@ struct Runner {
       var checksums: [Bool: Int64] = [:]
       var seconds: [Bool: Double] = [:]
       for (isSwiftLite, side) in sides {
+        if let only = options.side, isSwiftLite != (only == .swiftlite) {
+          checksums[isSwiftLite] = 0
+          seconds[isSwiftLite] = .nan
+          continue
+        }
         let trial = Trial(fixtures: fixtures)
         checksums[isSwiftLite] = try side(trial)
         guard let elapsed = trial.seconds else {
@@ -100,7 +115,7 @@ struct Runner {
         }
         seconds[isSwiftLite] = elapsed
       }
-      guard checksums[true] == checksums[false] else {
+      guard checksums[true] == checksums[false] || options.side != nil else {
         throw ChecksumMismatch(
           workload: workload.name, swiftLite: checksums[true]!, raw: checksums[false]!)
       }

@@ -187,13 +187,13 @@ public final class Statement {
   public func bind(_ arguments: StatementArguments) throws {
     switch arguments.storage {
     case .positional(let values):
-      guard values.count == parameterCount else {
-        throw SQLiteError.range(
-          "expected \(parameterCount) argument(s), got \(values.count)", sql: sql,
-          parameterCount: parameterCount)
-      }
-      for (offset, value) in values.enumerated() {
-        try bind(value, at: offset + 1)
+      guard values.count == parameterCount else { throw countError(values.count) }
+      // Read each value through the buffer rather than an iterator (one copy of each
+      // existential fewer), without the range check of bind(_:at:): the count is checked.
+      try values.withUnsafeBufferPointer { buffer in
+        for offset in buffer.indices {
+          try bindArgument(buffer[offset], at: Int32(truncatingIfNeeded: offset + 1))
+        }
       }
     case .named(let pairs):
       var bound = Set<Int>(minimumCapacity: pairs.count)
@@ -219,20 +219,19 @@ public final class Statement {
   /// - Throws: `SQLiteError` (`.range`) for an index outside 1...``parameterCount``;
   ///   `.mismatch` for a value SQLite cannot store.
   public func bind(_ value: (any SQLiteValueConvertible)?, at index: Int) throws {
-    guard index >= 1, index <= parameterCount else {
-      throw SQLiteError.range(
-        "parameter index \(index) is out of range 1...\(parameterCount)", sql: sql,
-        parameterCount: parameterCount)
-    }
+    guard index >= 1, index <= parameterCount else { throw indexError(index) }
+    try bindArgument(value, at: Int32(index))
+  }
+
+  /// Converts and binds one value to a parameter index known to be in range.
+  private func bindArgument(_ value: (any SQLiteValueConvertible)?, at index: Int32) throws {
     let converted: SQLiteValue
     do {
       converted = try value?.sqliteValue() ?? .null
     } catch let error as SQLiteError {
-      throw SQLiteError(
-        extendedCode: error.extendedCode, message: "parameter \(index): \(error.message)",
-        sql: sql, parameterCount: parameterCount)
+      throw parameterError(error, at: index)
     }
-    try bindValue(converted, at: Int32(index))
+    try bindValue(converted, at: index)
   }
 
   /// Binds one value to a named parameter (`:id`, `@id`, `$id`, or `id` to try them all).
@@ -255,7 +254,7 @@ public final class Statement {
 
   /// Binds an `SQLiteValue` straight to `sqlite3_bind_*`. Text and blobs are copied once,
   /// by SQLite (`SQLITE_TRANSIENT`), from Swift's own storage.
-  func bindValue(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+  @usableFromInline func bindValue(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
     let code: Int32
     switch value {
     case .integer(let number):
