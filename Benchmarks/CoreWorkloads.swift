@@ -8,7 +8,7 @@ import SwiftLite
 
 extension Workloads {
   static let core: [Workload] = [
-    insert, insertArray, insertRun, iterate, fetchAll, lookup, lookupHot,
+    insert, insertArray, insertRun, iterate, iterateChecked, fetchAll, lookup, lookupHot,
   ]
 
   /// Inserts every row through one prepared statement, inside one transaction. BEGIN is
@@ -124,6 +124,35 @@ extension Workloads {
         var code = sqlite3_step(select)
         while code == SQLITE_ROW {
           for column in 0..<Int32(10) { sum &+= sqlite3_column_int64(select, column) }
+          code = sqlite3_step(select)
+        }
+        db.expect(code, SQLITE_DONE)
+        sqlite3_finalize(select)
+        return sum
+      }
+    })
+
+  /// `iterate` against a C loop that checks each value's storage class as SwiftLite must
+  /// (NULL or REAL read as an integer is an error, not 0 or a truncation): the cheapest such
+  /// check is `sqlite3_column_value` + `sqlite3_value_type` + `sqlite3_value_int64`, two
+  /// calls more per value than `iterate`'s baseline. The ratio shows SwiftLite's own cost.
+  static let iterateChecked = Workload(
+    name: "iterate_checked",
+    summary: "iterate, against a C loop that checks each value's storage class too",
+    target: nil,
+    swiftLite: iterate.swiftLite,
+    raw: { trial in
+      let db = RawDatabase(path: trial.fixtures.populatedDatabase())
+      return trial.time {
+        var sum: Int64 = 0
+        let select = db.prepare(Fixtures.selectAllSQL)
+        var code = sqlite3_step(select)
+        while code == SQLITE_ROW {
+          for column in 0..<Int32(10) {
+            let value = sqlite3_column_value(select, column)
+            guard sqlite3_value_type(value) == SQLITE_INTEGER else { fatalError("not an integer") }
+            sum &+= sqlite3_value_int64(value)
+          }
           code = sqlite3_step(select)
         }
         db.expect(code, SQLITE_DONE)
