@@ -147,11 +147,14 @@ func table(_ results: [Result], options: Options) -> String {
     let fill = String(repeating: " ", count: max(0, width - text.count))
     return right ? fill + text : text + fill
   }
+  let nameWidth = max(8, results.map(\.workload.name.count).max() ?? 0) + 2
   var lines = [
-    "SwiftLite benchmarks: \(options.rows) rows, median of \(options.runs) run(s), SQLite \(Connection.sqliteVersion)",
+    "SwiftLite benchmarks: \(options.rows) rows, median of \(options.runs) run(s), "
+      + "SQLite \(Connection.sqliteVersion)",
     "",
-    pad("workload", 12) + pad("SwiftLite s", 13, right: true) + pad("raw C s", 11, right: true)
-      + pad("ratio", 8, right: true) + pad("target", 9, right: true) + "  what",
+    pad("workload", nameWidth) + pad("SwiftLite s", 11, right: true)
+      + pad("raw C s", 10, right: true) + pad("ratio", 7, right: true)
+      + pad("target", 9, right: true) + "       what",
   ]
   for result in results {
     let target = result.workload.target.map { String(format: "<= %.2f", $0) } ?? "-"
@@ -162,20 +165,27 @@ func table(_ results: [Result], options: Options) -> String {
     case nil: verdict = "    "
     }
     lines.append(
-      pad(result.workload.name, 12) + pad(format(result.swiftLiteSeconds), 13, right: true)
-        + pad(format(result.rawSeconds), 11, right: true)
-        + pad(String(format: "%.2f", result.ratio), 8, right: true) + pad(target, 9, right: true)
-        + " " + verdict + " " + result.workload.summary)
+      pad(result.workload.name, nameWidth) + pad(format(result.swiftLiteSeconds), 11, right: true)
+        + pad(format(result.rawSeconds), 10, right: true)
+        + pad(String(format: "%.2f", result.ratio), 7, right: true)
+        + pad(target, 9, right: true) + "  " + verdict + " " + result.workload.summary)
   }
+  lines.append("")
+  lines.append(
+    "ratio = SwiftLite / raw C. Raw C opens the file with OpenOptions()' flags and pragmas.")
   return lines.joined(separator: "\n")
 }
 
 /// `{"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}, ...}` in run order.
 func json(_ results: [Result]) -> String {
+  // A side not run (`--side`) has no time: JSON has no NaN, so it is null.
+  func number(_ value: Double, _ format: String) -> String {
+    value.isFinite ? String(format: format, value) : "null"
+  }
   let entries = results.map { result in
-    "  \"\(result.workload.name)\": {\"swiftlite_s\": \(String(format: "%.6f", result.swiftLiteSeconds)), "
-      + "\"raw_s\": \(String(format: "%.6f", result.rawSeconds)), "
-      + "\"ratio\": \(String(format: "%.4f", result.ratio))}"
+    "  \"\(result.workload.name)\": {\"swiftlite_s\": \(number(result.swiftLiteSeconds, "%.6f")), "
+      + "\"raw_s\": \(number(result.rawSeconds, "%.6f")), "
+      + "\"ratio\": \(number(result.ratio, "%.4f"))}"
   }
   return "{\n" + entries.joined(separator: ",\n") + "\n}"
 }
