@@ -7,32 +7,56 @@ import SwiftLite
 // would, with no checks SQLite does not force on them.
 
 extension Workloads {
-  static let core: [Workload] = [insert, insertRun, iterate, fetchAll, lookup]
+  static let core: [Workload] = [
+    insert, insertArray, insertRun, iterate, iterateChecked, fetchAll, lookup, lookupHot,
+  ]
 
   /// Inserts every row through one prepared statement, inside one transaction. BEGIN is
   /// timed, COMMIT (an fsync, the same disk work on both sides) is not: it only adds noise.
   static let insert = Workload(
     name: "insert",
-    summary: "insert rows in one transaction: prepare once, bind([...]) + execute() per row",
+    summary: "insert rows in one transaction: prepare once, bind(values:) + execute() per row",
     target: 1.10,
     swiftLite: { trial in
-      let db = try Connection(path: trial.fixtures.freshDatabase())
-      let v = trial.fixtures.values
-      try trial.time {
-        try db.execute("BEGIN")
-        let insert = try db.prepare(Fixtures.insertSQL)
-        for base in stride(from: 0, to: trial.rows * 10, by: 10) {
-          try insert.bind([
-            v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
-            v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9],
-          ])
-          try insert.execute()
-        }
+      try swiftLiteInsert(trial) { insert, v, base in
+        try insert.bind(
+          values: v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
+          v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9])
       }
-      try db.execute("COMMIT")
-      return try db.scalar(Int64.self, Fixtures.insertChecksumSQL) ?? 0
     },
     raw: rawInsert)
+
+  /// The same, binding an array of arguments (`[any SQLiteValueConvertible?]`).
+  static let insertArray = Workload(
+    name: "insert_array",
+    summary: "insert rows in one transaction: prepare once, bind([...]) + execute() per row",
+    target: nil,
+    swiftLite: { trial in
+      try swiftLiteInsert(trial) { insert, v, base in
+        try insert.bind([
+          v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
+          v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9],
+        ])
+      }
+    },
+    raw: rawInsert)
+
+  static func swiftLiteInsert(
+    _ trial: Trial, bind: (Statement, [Int64], Int) throws -> Void
+  ) throws -> Int64 {
+    let db = try Connection(path: trial.fixtures.freshDatabase())
+    let v = trial.fixtures.values
+    try trial.time {
+      try db.execute("BEGIN")
+      let insert = try db.prepare(Fixtures.insertSQL)
+      for base in stride(from: 0, to: trial.rows * 10, by: 10) {
+        try bind(insert, v, base)
+        try insert.execute()
+      }
+    }
+    try db.execute("COMMIT")
+    return try db.scalar(Int64.self, Fixtures.insertChecksumSQL) ?? 0
+  }
 
   /// The same inserts through `Connection.run` and its statement cache.
   static let insertRun = Workload(
@@ -108,6 +132,35 @@ extension Workloads {
       }
     })
 
+  /// `iterate` against a C loop that checks each value's storage class as SwiftLite must
+  /// (NULL or REAL read as an integer is an error, not 0 or a truncation): the cheapest such
+  /// check is `sqlite3_column_value` + `sqlite3_value_type` + `sqlite3_value_int64`, two
+  /// calls more per value than `iterate`'s baseline. The ratio shows SwiftLite's own cost.
+  static let iterateChecked = Workload(
+    name: "iterate_checked",
+    summary: "iterate, against a C loop that checks each value's storage class too",
+    target: nil,
+    swiftLite: iterate.swiftLite,
+    raw: { trial in
+      let db = RawDatabase(path: trial.fixtures.populatedDatabase())
+      return trial.time {
+        var sum: Int64 = 0
+        let select = db.prepare(Fixtures.selectAllSQL)
+        var code = sqlite3_step(select)
+        while code == SQLITE_ROW {
+          for column in 0..<Int32(10) {
+            let value = sqlite3_column_value(select, column)
+            guard sqlite3_value_type(value) == SQLITE_INTEGER else { fatalError("not an integer") }
+            sum &+= sqlite3_value_int64(value)
+          }
+          code = sqlite3_step(select)
+        }
+        db.expect(code, SQLITE_DONE)
+        sqlite3_finalize(select)
+        return sum
+      }
+    })
+
   /// Materializes every row. The raw side builds the most economical Swift equivalent: an
   /// array of plain structs of ten `Int64`. Reading the values back (the checksum) and
   /// freeing them are not timed on either side.
@@ -142,39 +195,60 @@ extension Workloads {
     })
 
   /// Looks rows up one at a time by primary key, in a fixed pseudo-random order, reading
-  /// all ten columns of each.
+  /// all ten columns of each. With SQLite's default page cache (2 MB) most lookups in a
+  /// 100,000-row file read a page from the OS, which both sides pay alike.
   static let lookup = Workload(
     name: "lookup",
     summary: "look up one row by primary key per call: db.query(sql, [id]) (statement cache)",
     target: 1.2,
+    swiftLite: { trial in try swiftLiteLookup(trial, ids: trial.fixtures.lookupIDs) },
+    raw: { trial in rawLookup(trial, ids: trial.fixtures.lookupIDs) })
+
+  /// The same number of lookups inside one read transaction, among the first 5,000 rows
+  /// only: no file locking per lookup and pages that stay in SQLite's cache, so this shows
+  /// SwiftLite's own cost per call, which the file system hides in `lookup`.
+  static let lookupHot = Workload(
+    name: "lookup_hot",
+    summary: "the same lookups in one transaction, among 5,000 rows (SQLite's cache holds them)",
+    target: nil,
     swiftLite: { trial in
-      let db = try Connection(path: trial.fixtures.populatedDatabase())
-      let ids = trial.fixtures.lookupIDs
-      return try trial.time {
-        var sum: Int64 = 0
-        for id in ids {
-          let row = try db.query(Fixtures.selectByIDSQL, [id])[0]
-          for column in 0..<10 { sum &+= try row.get(Int64.self, at: column) }
-        }
-        return sum
-      }
+      try swiftLiteLookup(trial, ids: trial.fixtures.hotLookupIDs, inTransaction: true)
     },
-    raw: { trial in
-      let db = RawDatabase(path: trial.fixtures.populatedDatabase())
-      let ids = trial.fixtures.lookupIDs
-      return trial.time {
-        var sum: Int64 = 0
-        let select = db.prepare(Fixtures.selectByIDSQL)
-        for id in ids {
-          sqlite3_reset(select)
-          db.check(sqlite3_bind_int64(select, 1, id))
-          db.expect(sqlite3_step(select), SQLITE_ROW)
-          for column in 0..<Int32(10) { sum &+= sqlite3_column_int64(select, column) }
-        }
-        sqlite3_finalize(select)
-        return sum
+    raw: { trial in rawLookup(trial, ids: trial.fixtures.hotLookupIDs, inTransaction: true) })
+
+  static func swiftLiteLookup(
+    _ trial: Trial, ids: [Int64], inTransaction: Bool = false
+  ) throws -> Int64 {
+    let db = try Connection(path: trial.fixtures.populatedDatabase())
+    return try trial.time {
+      if inTransaction { try db.execute("BEGIN") }
+      var sum: Int64 = 0
+      for id in ids {
+        let row = try db.query(Fixtures.selectByIDSQL, [id])[0]
+        for column in 0..<10 { sum &+= try row.get(Int64.self, at: column) }
       }
-    })
+      if inTransaction { try db.execute("COMMIT") }
+      return sum
+    }
+  }
+
+  static func rawLookup(_ trial: Trial, ids: [Int64], inTransaction: Bool = false) -> Int64 {
+    let db = RawDatabase(path: trial.fixtures.populatedDatabase())
+    return trial.time {
+      if inTransaction { db.execute("BEGIN") }
+      var sum: Int64 = 0
+      let select = db.prepare(Fixtures.selectByIDSQL)
+      for id in ids {
+        sqlite3_reset(select)
+        db.check(sqlite3_bind_int64(select, 1, id))
+        db.expect(sqlite3_step(select), SQLITE_ROW)
+        for column in 0..<Int32(10) { sum &+= sqlite3_column_int64(select, column) }
+      }
+      sqlite3_finalize(select)
+      if inTransaction { db.execute("COMMIT") }
+      return sum
+    }
+  }
 }
 
 /// One row of the raw fetch: what a C programmer would use, a plain struct.

@@ -13,6 +13,8 @@ final class Fixtures {
   let values: [Int64]
   /// The primary keys the lookup workloads read, in a fixed pseudo-random order.
   let lookupIDs: [Int64]
+  /// As many lookups, among the first 5,000 rows only (their pages stay in SQLite's cache).
+  let hotLookupIDs: [Int64]
   private var fileCounter = 0
   private var populated: String?
 
@@ -50,10 +52,14 @@ final class Fixtures {
     self.values = values
 
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    lookupIDs = (0..<rows).map { _ in
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int64((state >> 33) % UInt64(max(rows, 1))) + 1
+    func randomIDs(below limit: Int) -> [Int64] {
+      (0..<rows).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int64((state >> 33) % UInt64(limit)) + 1
+      }
     }
+    lookupIDs = randomIDs(below: rows)
+    hotLookupIDs = randomIDs(below: min(rows, 5_000))
   }
 
   /// A new, empty database file with the `item` table, for a workload that writes.

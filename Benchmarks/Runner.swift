@@ -10,6 +10,10 @@ struct Options {
   var json = false
   var strict = false
   var list = false
+  /// Run only one side, for a profiler (`perf record ... --side swiftlite`).
+  var side: Side?
+
+  enum Side: String { case swiftlite, raw }
 
   static let usage = """
     usage: SwiftLiteBenchmarks [--rows N] [--runs N] [--warmup N] [--only a,b] [--json] [--strict] [--list]
@@ -21,6 +25,7 @@ struct Options {
       --json       print {"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}} only
       --strict     exit with status 2 when a workload misses its target ratio
       --list       list the workloads and exit
+      --side S     run only one side, "swiftlite" or "raw" (for a profiler; no ratio)
 
     Build and run in release mode:
       swift run -c release SwiftLiteBenchmarks
@@ -46,6 +51,11 @@ struct Options {
       case "--json": options.json = true
       case "--strict": options.strict = true
       case "--list": options.list = true
+      case "--side":
+        guard let name = rest.popFirst(), let side = Side(rawValue: name) else {
+          throw UsageError(message: "--side needs swiftlite or raw")
+        }
+        options.side = side
       case "-h", "--help": throw UsageError(message: nil)
       default: throw UsageError(message: "unknown argument '\(argument)'")
       }
@@ -93,6 +103,11 @@ struct Runner {
       var checksums: [Bool: Int64] = [:]
       var seconds: [Bool: Double] = [:]
       for (isSwiftLite, side) in sides {
+        if let only = options.side, isSwiftLite != (only == .swiftlite) {
+          checksums[isSwiftLite] = 0
+          seconds[isSwiftLite] = .nan
+          continue
+        }
         let trial = Trial(fixtures: fixtures)
         checksums[isSwiftLite] = try side(trial)
         guard let elapsed = trial.seconds else {
@@ -100,7 +115,7 @@ struct Runner {
         }
         seconds[isSwiftLite] = elapsed
       }
-      guard checksums[true] == checksums[false] else {
+      guard checksums[true] == checksums[false] || options.side != nil else {
         throw ChecksumMismatch(
           workload: workload.name, swiftLite: checksums[true]!, raw: checksums[false]!)
       }
@@ -132,11 +147,14 @@ func table(_ results: [Result], options: Options) -> String {
     let fill = String(repeating: " ", count: max(0, width - text.count))
     return right ? fill + text : text + fill
   }
+  let nameWidth = max(8, results.map(\.workload.name.count).max() ?? 0) + 2
   var lines = [
-    "SwiftLite benchmarks: \(options.rows) rows, median of \(options.runs) run(s), SQLite \(Connection.sqliteVersion)",
+    "SwiftLite benchmarks: \(options.rows) rows, median of \(options.runs) run(s), "
+      + "SQLite \(Connection.sqliteVersion)",
     "",
-    pad("workload", 12) + pad("SwiftLite s", 13, right: true) + pad("raw C s", 11, right: true)
-      + pad("ratio", 8, right: true) + pad("target", 9, right: true) + "  what",
+    pad("workload", nameWidth) + pad("SwiftLite s", 11, right: true)
+      + pad("raw C s", 10, right: true) + pad("ratio", 7, right: true)
+      + pad("target", 9, right: true) + "       what",
   ]
   for result in results {
     let target = result.workload.target.map { String(format: "<= %.2f", $0) } ?? "-"
@@ -147,20 +165,27 @@ func table(_ results: [Result], options: Options) -> String {
     case nil: verdict = "    "
     }
     lines.append(
-      pad(result.workload.name, 12) + pad(format(result.swiftLiteSeconds), 13, right: true)
-        + pad(format(result.rawSeconds), 11, right: true)
-        + pad(String(format: "%.2f", result.ratio), 8, right: true) + pad(target, 9, right: true)
-        + " " + verdict + " " + result.workload.summary)
+      pad(result.workload.name, nameWidth) + pad(format(result.swiftLiteSeconds), 11, right: true)
+        + pad(format(result.rawSeconds), 10, right: true)
+        + pad(String(format: "%.2f", result.ratio), 7, right: true)
+        + pad(target, 9, right: true) + "  " + verdict + " " + result.workload.summary)
   }
+  lines.append("")
+  lines.append(
+    "ratio = SwiftLite / raw C. Raw C opens the file with OpenOptions()' flags and pragmas.")
   return lines.joined(separator: "\n")
 }
 
 /// `{"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}, ...}` in run order.
 func json(_ results: [Result]) -> String {
+  // A side not run (`--side`) has no time: JSON has no NaN, so it is null.
+  func number(_ value: Double, _ format: String) -> String {
+    value.isFinite ? String(format: format, value) : "null"
+  }
   let entries = results.map { result in
-    "  \"\(result.workload.name)\": {\"swiftlite_s\": \(String(format: "%.6f", result.swiftLiteSeconds)), "
-      + "\"raw_s\": \(String(format: "%.6f", result.rawSeconds)), "
-      + "\"ratio\": \(String(format: "%.4f", result.ratio))}"
+    "  \"\(result.workload.name)\": {\"swiftlite_s\": \(number(result.swiftLiteSeconds, "%.6f")), "
+      + "\"raw_s\": \(number(result.rawSeconds, "%.6f")), "
+      + "\"ratio\": \(number(result.ratio, "%.4f"))}"
   }
   return "{\n" + entries.joined(separator: ",\n") + "\n}"
 }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// One open SQLite database connection: the door to a database file.
 ///
@@ -235,7 +235,11 @@ public final class Connection {
       var values = ContiguousArray<SQLiteValue>()
       var rowCount = 0
       while try statement.step() {
-        if rowCount == 0 { columns = statement.columnCount }  // a re-prepare may change it
+        if rowCount == 0 {
+          columns = statement.columnCount  // a re-prepare may change it
+          // One allocation for a one-row result (a lookup), then the usual doubling.
+          values.reserveCapacity(columns)
+        }
         for index in 0..<columns { values.append(statement.columnValue(at: index)) }
         rowCount += 1
       }

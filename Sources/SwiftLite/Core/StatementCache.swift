@@ -5,6 +5,9 @@
 /// failed is evicted, so a broken statement is never reused.
 final class StatementCache {
   private var statements: [String: Statement] = [:]
+  /// The statement handed out last: the same SQL run in a loop finds it with one string
+  /// comparison (a pointer compare for a literal) instead of hashing the SQL text each time.
+  private var lastUsed: Statement?
   let capacity: Int
 
   init(capacity: Int) { self.capacity = capacity }
@@ -13,8 +16,12 @@ final class StatementCache {
 
   /// An idle cached statement for `sql`, or `nil`.
   func idleStatement(for sql: String) -> Statement? {
-    guard let statement = statements[sql], !statement.isInUse else { return nil }
-    return statement
+    if let lastUsed, lastUsed.sql == sql {
+      return lastUsed.isInUse ? nil : lastUsed
+    }
+    guard let statement = statements[sql] else { return nil }
+    lastUsed = statement
+    return statement.isInUse ? nil : statement
   }
 
   /// Whether `sql` has a cached statement that is busy.
@@ -25,9 +32,16 @@ final class StatementCache {
       statements[victim.key] = nil
     }
     statements[statement.sql] = statement
+    lastUsed = statement
   }
 
-  func evict(_ sql: String) { statements[sql] = nil }
+  func evict(_ sql: String) {
+    statements[sql] = nil
+    if lastUsed?.sql == sql { lastUsed = nil }
+  }
 
-  func removeAll() { statements.removeAll() }
+  func removeAll() {
+    statements.removeAll()
+    lastUsed = nil
+  }
 }
