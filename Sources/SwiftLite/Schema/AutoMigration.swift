@@ -263,7 +263,8 @@ public enum AutoMigration {
             arguments: [.text(table), .text(temporary)]))
       }
       let triggers = try db.query(
-        "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? AND sql IS NOT NULL",
+        "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE"
+          + " AND sql IS NOT NULL",
         [table]
       ).map { try $0.get(String.self, at: 0) }
       steps.append(.init("DROP TABLE " + quotedTable, "drop the old table"))

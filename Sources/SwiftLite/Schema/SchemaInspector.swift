@@ -10,12 +10,14 @@ public struct SchemaInspector {
   /// An inspector over a connection.
   public init(_ db: Connection) { self.db = db }
 
-  /// Whether a table (not a view) with this name exists in the main database.
+  /// Whether a table (not a view) with this name exists in the main database. Like SQLite,
+  /// it ignores ASCII case: a model `User` finds a table created as `user`.
   /// - Throws: `SQLiteError` if the query fails.
   public func tableExists(_ name: String) throws -> Bool {
     try db.scalar(
       Bool.self,
-      "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?)", [name])
+      "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE)",
+      [name])
       ?? false
   }
 
