@@ -1180,6 +1180,47 @@ final class MigrationTests: ModelTestCase {
     try assertIntact(try open())
   }
 
+  func testHandMadeTableWithAnotherCase() throws {
+    struct User: Model, Equatable {
+      var id: Int64?
+      var name: String
+      static let primaryKey = ["id"]
+    }
+    struct UserV2: Model, Equatable {
+      var id: Int64?
+      var name: String
+      var age: Int?
+      static let tableName = "User"
+      static let primaryKey = ["id"]
+      static let columnConstraints: [String: [ColumnConstraint]] = ["name": [.unique]]
+    }
+    do {
+      // An older app's table, its name in lower case, with a trigger.
+      let db = try open()
+      try db.execute(
+        """
+        CREATE TABLE user (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+        INSERT INTO user VALUES (1, 'ann');
+        CREATE TABLE log (message TEXT);
+        CREATE TRIGGER user_logged AFTER INSERT ON user BEGIN INSERT INTO log VALUES (new.name); END;
+        """)
+      try db.close()
+    }
+    let db = try open()
+    XCTAssertEqual(try db.migrationPlan(for: User.self).strategy, .none, "the table is found")
+    XCTAssertEqual(try db.findAll(User.self), [User(id: 1, name: "ann")])
+    let later = try open()
+    XCTAssertEqual(try later.migrate(UserV2.self).strategy, .rebuild)
+    try later.save(UserV2(id: nil, name: "bob", age: 3))
+    XCTAssertEqual(
+      try later.findAll(UserV2.self, orderBy: "id"),
+      [UserV2(id: 1, name: "ann", age: nil), UserV2(id: 2, name: "bob", age: 3)])
+    XCTAssertEqual(
+      try later.query("SELECT message FROM log").map { try $0.get(String.self, at: 0) }, ["bob"],
+      "the table's trigger survived the rebuild")
+    try assertIntact(try open(), "User")
+  }
+
   func testRebuildKeepsTheAutoincrementSequence() throws {
     do {
       let db = try open()
