@@ -21,7 +21,13 @@ extension Connection {
     let key = AttachmentKey(type: ObjectIdentifier(model), name: name)
     if let table = attachments[key] { return unsafeDowncast(table, to: ModelTable.self) }
     let schema = try TableSchema(model, table: name)
-    try AutoMigration.apply(AutoMigration.plan(for: model, table: name, in: self), in: self)
+    let plan = try AutoMigration.plan(for: model, table: name, in: self)
+    do {
+      try AutoMigration.apply(plan, in: self)
+    } catch let error as SQLiteError where error.code == .readOnly && plan.strategy == .none {
+      // The table already matches; only SwiftLite's record of it was to be written (a table
+      // made by hand). A read-only connection (DatabaseQueue.read) uses it without that.
+    }
     let table = ModelTable(schema: schema, ignored: M.ignoredProperties)
     attachments[key] = table
     return table
