@@ -1221,6 +1221,31 @@ final class MigrationTests: ModelTestCase {
     try assertIntact(try open(), "User")
   }
 
+  func testFirstUseInAReadOfAHandMadeTable() throws {
+    struct User: Model, Equatable {
+      var id: Int64?
+      var name: String
+      static let primaryKey = ["id"]
+    }
+    do {
+      let db = try open()
+      try db.execute(
+        "CREATE TABLE User (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO User VALUES (1, 'ann')"
+      )
+      try db.close()
+    }
+    // The table matches the model: reading it needs no write, not even SwiftLite's record.
+    let queue = try DatabaseQueue(path: path())
+    XCTAssertEqual(try queue.read { try $0.findAll(User.self) }, [User(id: 1, name: "ann")])
+    let readOnly = try Connection(path: path(), options: .readOnly)
+    XCTAssertEqual(try readOnly.find(User.self, id: 1), User(id: 1, name: "ann"))
+    // A table that needs changing still cannot be changed in a read.
+    let other = try DatabaseQueue(path: path("other.sqlite"))
+    XCTAssertThrowsError(try other.read { try $0.findAll(User.self) }) {
+      XCTAssertEqual(($0 as? SQLiteError)?.code, .readOnly, "\($0)")
+    }
+  }
+
   func testRebuildKeepsTheAutoincrementSequence() throws {
     do {
       let db = try open()
