@@ -139,11 +139,28 @@ public enum AutoMigration {
       changes.append(desired.isStrict ? "table became STRICT" : "table is no longer STRICT")
       rebuildReasons.append("strict")
     }
+    var withoutAdded = desired
+    withoutAdded.columns.removeAll { column in added.contains { $0.name == column.name } }
     if let record {
-      var withoutAdded = desired
-      withoutAdded.columns.removeAll { column in added.contains { $0.name == column.name } }
       if rebuildReasons.isEmpty && record != withoutAdded.createTableSQL() {
         changes.append("column constraints changed (CHECK, COLLATE or AUTOINCREMENT)")
+        rebuildReasons.append("constraints")
+      }
+    } else if rebuildReasons.isEmpty
+      && (desired.autoIncrement
+        || desired.columns.contains { $0.check != nil || $0.collation != nil })
+    {
+      // A table SwiftLite did not create (no record): the pragmas cannot tell whether it
+      // has the CHECK, COLLATE or AUTOINCREMENT the model declares. Unless its CREATE
+      // statement is the one SwiftLite would write, rebuild it so that it does, rather than
+      // record what may not be true.
+      let storedSQL = try db.scalar(
+        String.self,
+        "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE", [table])
+      if storedSQL != withoutAdded.createTableSQL() {
+        changes.append(
+          "CHECK, COLLATE or AUTOINCREMENT declared by the model, unverifiable on a table "
+            + "SwiftLite did not create")
         rebuildReasons.append("constraints")
       }
     }
