@@ -1246,6 +1246,43 @@ final class MigrationTests: ModelTestCase {
     }
   }
 
+  func testConstraintsOnlyTheRecordShowsAreAppliedToAHandMadeTable() throws {
+    struct Account: Model, Equatable {
+      var id: Int64?
+      var email: String
+      var age: Int
+      static let primaryKey = ["id"]
+      static let autoIncrement = true
+      static let columnConstraints: [String: [ColumnConstraint]] = [
+        "email": [.unique, .collate("NOCASE")], "age": [.check("age >= 0")],
+      ]
+    }
+    do {
+      // Made by an older app: the same columns, without CHECK, COLLATE or AUTOINCREMENT.
+      let db = try open()
+      try db.execute(
+        """
+        CREATE TABLE Account (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, age INTEGER NOT NULL);
+        INSERT INTO Account VALUES (1, 'ann@x.org', 30);
+        """)
+      try db.close()
+    }
+    let db = try open()
+    let plan = try db.migrationPlan(for: Account.self)
+    XCTAssertEqual(plan.strategy, .rebuild, plan.description)
+    XCTAssertEqual(try db.findAll(Account.self), [Account(id: 1, email: "ann@x.org", age: 30)])
+    XCTAssertThrowsError(try db.save(Account(id: nil, email: "x@x.org", age: -1)), "CHECK applies")
+    XCTAssertThrowsError(
+      try db.save(Account(id: nil, email: "ANN@X.ORG", age: 1)), "NOCASE applies")
+    XCTAssertTrue(try XCTUnwrap(db.storedSQL("Account")).contains("AUTOINCREMENT"))
+    XCTAssertFalse(try open().needsMigration(Account.self))
+
+    // A table SwiftLite made itself, whose record was lost, is recognised and left alone.
+    try db.execute("DELETE FROM swiftlite_schema")
+    let again = try open()
+    XCTAssertEqual(try again.migrationPlan(for: Account.self).strategy, .none)
+  }
+
   func testRebuildKeepsTheAutoincrementSequence() throws {
     do {
       let db = try open()
