@@ -1439,9 +1439,14 @@ final class MigrationTests: ModelTestCase {
     }
     let started = readLetter(timeout: 30_000)
     let start = Date()
-    if !started { XCTFail("the child did not start within 30 s") }
-    if let killAfter, started {
+    if !started {
+      XCTFail("the child did not start within 30 s")
+      kill(pid, SIGKILL)
+    } else if let killAfter {
       usleep(killAfter)
+      kill(pid, SIGKILL)
+    } else if !readLetter(timeout: 60_000) {
+      XCTFail("the child did not finish within 60 s")
       kill(pid, SIGKILL)
     }
     var status: Int32 = 0
