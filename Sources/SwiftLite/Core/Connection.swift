@@ -30,7 +30,11 @@ public final class Connection {
   private var traceHandler: ((String) -> Void)?
   /// Per-connection state of the layers above Core (the model tables already checked
   /// against their model, with their SQL), keyed by type and name.
-  var attachments: [AttachmentKey: AnyObject] = [:]
+  var attachments: [AttachmentKey: AnyObject] = [:] {
+    didSet { lastAttachment = nil }
+  }
+  /// The attachment found last, so a loop over one model skips hashing its table name.
+  @exclusivity(unchecked) var lastAttachment: (key: AttachmentKey, value: AnyObject)?
 
   struct AttachmentKey: Hashable {
     let type: ObjectIdentifier

@@ -10,11 +10,11 @@ import Foundation
 /// Errors are `DecodingError`s whose coding path names the column.
 public final class RowDecoder {
   private let ignored: Set<String>
-  private var row: Row
-  private var layout: ColumnLayout
+  @exclusivity(unchecked) private var row: Row
+  @exclusivity(unchecked) private var layout: ColumnLayout
   // Key order learned from the first row: (key, column position).
-  private var learned: [(key: String, index: Int?)] = []
-  private var cursor = 0
+  @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
+  @exclusivity(unchecked) private var cursor = 0
   private lazy var json = JSONDecoder()
 
   /// A decoder for rows of one result.

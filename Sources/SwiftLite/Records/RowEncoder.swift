@@ -14,9 +14,9 @@ public final class RowEncoder {
   public let columns: [String]
   private let positions: [String: Int]
   /// The values of the last encoded model, one per column.
-  public private(set) var values: ContiguousArray<SQLiteValue>
-  private var learned: [(key: String, index: Int?)] = []
-  private var cursor = 0
+  @exclusivity(unchecked) public private(set) var values: ContiguousArray<SQLiteValue>
+  @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
+  @exclusivity(unchecked) private var cursor = 0
   private lazy var json: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]

@@ -19,7 +19,13 @@ extension Connection {
   func modelTable<M: Model>(_ model: M.Type, target: String?) throws -> ModelTable {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
     let key = AttachmentKey(type: ObjectIdentifier(model), name: name)
-    if let table = attachments[key] { return unsafeDowncast(table, to: ModelTable.self) }
+    if let last = lastAttachment, last.key == key {
+      return unsafeDowncast(last.value, to: ModelTable.self)
+    }
+    if let table = attachments[key] {
+      lastAttachment = (key, table)
+      return unsafeDowncast(table, to: ModelTable.self)
+    }
     let schema = try TableSchema(model, table: name)
     let plan = try AutoMigration.plan(for: model, table: name, in: self)
     do {

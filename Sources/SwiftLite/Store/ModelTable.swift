@@ -47,8 +47,8 @@ final class ModelTable {
         + keyCondition
   }
 
-  private var upsertStatement: Statement?
-  private var insertStatement: Statement?
+  @exclusivity(unchecked) private var upsertStatement: Statement?
+  @exclusivity(unchecked) private var insertStatement: Statement?
 
   /// Runs the UPSERT for the encoder's values through a statement this table owns (no
   /// cache look-up by SQL text on the hot path).
