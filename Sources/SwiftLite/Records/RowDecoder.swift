@@ -56,48 +56,48 @@ public final class RowDecoder {
     return index
   }
 
-  fileprivate func missing<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
-    if ignored.contains(key.stringValue), let placeholder = SchemaProbe.placeholder(type) {
+  fileprivate func missing<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
+    if ignored.contains(key), let placeholder = SchemaProbe.placeholder(type) {
       return placeholder
     }
     throw DecodingError.keyNotFound(
-      key,
+      ColumnKey(stringValue: key),
       .init(
-        codingPath: [key],
+        codingPath: [ColumnKey(stringValue: key)],
         debugDescription:
-          "no column named '\(key.stringValue)' (columns: \(layout.names.joined(separator: ", ")))")
+          "no column named '\(key)' (columns: \(layout.names.joined(separator: ", ")))")
     )
   }
 
   fileprivate func value<T: SQLiteValueConvertible & Decodable>(
-    _ type: T.Type, _ key: any CodingKey
+    _ type: T.Type, _ key: String
   ) throws
     -> T
   {
-    guard let index = index(of: key.stringValue) else { return try missing(T.self, key) }
+    guard let index = index(of: key) else { return try missing(T.self, key) }
     return try row.get(T.self, at: index)
   }
 
   fileprivate func valueIfPresent<T: SQLiteValueConvertible & Decodable>(
-    _ type: T.Type, _ key: any CodingKey
+    _ type: T.Type, _ key: String
   ) throws -> T? {
-    guard let index = index(of: key.stringValue) else { return nil }
+    guard let index = index(of: key) else { return nil }
     return try row.get(T?.self, at: index)
   }
 
-  fileprivate func decodeAny<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
-    guard let index = index(of: key.stringValue) else { return try missing(T.self, key) }
+  fileprivate func decodeAny<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
+    guard let index = index(of: key) else { return try missing(T.self, key) }
     return try decodeAny(type, key, at: index)
   }
 
-  fileprivate func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws
+  fileprivate func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: String) throws
     -> T?
   {
-    guard let index = index(of: key.stringValue), !row.isNullValue(at: index) else { return nil }
+    guard let index = index(of: key), !row.isNullValue(at: index) else { return nil }
     return try decodeAny(type, key, at: index)
   }
 
-  private func decodeAny<T: Decodable>(_ type: T.Type, _ key: any CodingKey, at index: Int)
+  private func decodeAny<T: Decodable>(_ type: T.Type, _ key: String, at index: Int)
     throws -> T
   {
     let stored = row.value(at: index)
@@ -113,15 +113,15 @@ public final class RowDecoder {
     } catch {
       throw DecodingError.dataCorrupted(
         .init(
-          codingPath: [key],
+          codingPath: [ColumnKey(stringValue: key)],
           debugDescription:
-            "column '\(key.stringValue)': the JSON text does not decode as \(T.self)",
+            "column '\(key)': the JSON text does not decode as \(T.self)",
           underlyingError: error))
     }
   }
 
-  fileprivate func isNull(_ key: any CodingKey) -> Bool {
-    guard let index = index(of: key.stringValue) else { return true }
+  fileprivate func isNull(_ key: String) -> Bool {
+    guard let index = index(of: key) else { return true }
     // A custom init(from:) asks decodeNil then decodes the same key: give the key back.
     cursor -= 1
     return row.isNullValue(at: index)
@@ -149,88 +149,88 @@ public final class RowDecoder {
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { decoder.layout.names.compactMap { Key(stringValue: $0) } }
     func contains(_ key: Key) -> Bool { decoder.layout.index(of: key.stringValue) != nil }
-    func decodeNil(forKey key: Key) throws -> Bool { decoder.isNull(key) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.value(type, key) }
+    func decodeNil(forKey key: Key) throws -> Bool { decoder.isNull(key.stringValue) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.value(type, key.stringValue) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.value(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.value(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.value(type, key.stringValue) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.value(type, key.stringValue) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.value(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.value(type, key.stringValue) }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-      try decoder.value(type, key)
+      try decoder.value(type, key.stringValue)
     }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try decoder.decodeAny(type, key)
+      try decoder.decodeAny(type, key.stringValue)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-      try decoder.decodeIfPresent(type, key)
+      try decoder.decodeIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-      try decoder.valueIfPresent(type, key)
+      try decoder.valueIfPresent(type, key.stringValue)
     }
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
       throws -> KeyedDecodingContainer<NestedKey>

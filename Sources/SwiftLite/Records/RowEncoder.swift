@@ -17,6 +17,7 @@ public final class RowEncoder {
   @exclusivity(unchecked) public private(set) var values: ContiguousArray<SQLiteValue>
   @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
   @exclusivity(unchecked) private var cursor = 0
+  @exclusivity(unchecked) private var target: Statement?
   private lazy var json: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -43,6 +44,17 @@ public final class RowEncoder {
     try value.encode(to: Adapter(encoder: self))
   }
 
+  /// Encodes one value straight into a statement's parameters: column `i` binds to
+  /// parameter `i + 1`, columns not encoded bind NULL. ``values`` is left untouched.
+  /// - Throws: as ``encode(_:)``, and `SQLiteError` when a bind fails.
+  func encode<T: Encodable>(_ value: T, bindingTo statement: Statement) throws {
+    statement.clearBindings()
+    target = statement
+    defer { target = nil }
+    cursor = 0
+    try value.encode(to: Adapter(encoder: self))
+  }
+
   private func index(of key: String) -> Int? {
     if cursor < learned.count {
       let entry = learned[cursor]
@@ -56,18 +68,24 @@ public final class RowEncoder {
     return index
   }
 
-  fileprivate func set(_ value: SQLiteValue, _ key: any CodingKey) {
-    if let index = index(of: key.stringValue) { values[index] = value }
+  private func store(_ value: SQLiteValue, at index: Int) throws {
+    if let target {
+      try target.bindValue(value, at: Int32(index + 1))
+    } else {
+      values[index] = value
+    }
   }
 
-  fileprivate func set<T: SQLiteValueConvertible>(converting value: T, _ key: any CodingKey)
-    throws
-  {
-    guard let index = index(of: key.stringValue) else { return }
-    values[index] = try convert(value, key)
+  fileprivate func set(_ value: SQLiteValue, _ key: String) throws {
+    if let index = index(of: key) { try store(value, at: index) }
   }
 
-  private func convert(_ value: some SQLiteValueConvertible, _ key: any CodingKey) throws
+  fileprivate func set<T: SQLiteValueConvertible>(converting value: T, _ key: String) throws {
+    guard let index = index(of: key) else { return }
+    try store(convert(value, key), at: index)
+  }
+
+  private func convert(_ value: some SQLiteValueConvertible, _ key: String) throws
     -> SQLiteValue
   {
     do {
@@ -75,25 +93,29 @@ public final class RowEncoder {
     } catch let error as SQLiteError {
       throw EncodingError.invalidValue(
         value,
-        .init(codingPath: [key], debugDescription: "column '\(key.stringValue)': \(error.message)"))
+        .init(
+          codingPath: [ColumnKey(stringValue: key)],
+          debugDescription: "column '\(key)': \(error.message)"))
     }
   }
 
-  fileprivate func setAny<T: Encodable>(_ value: T, _ key: any CodingKey) throws {
-    guard let index = index(of: key.stringValue) else { return }
+  fileprivate func setAny<T: Encodable>(_ value: T, _ key: String) throws {
+    guard let index = index(of: key) else { return }
     if let convertible = value as? any SQLiteValueConvertible {
-      values[index] = try convert(convertible, key)
+      try store(convert(convertible, key), at: index)
       return
     }
+    let text: String
     do {
-      values[index] = .text(String(decoding: try json.encode(value), as: UTF8.self))
+      text = String(decoding: try json.encode(value), as: UTF8.self)
     } catch {
       throw EncodingError.invalidValue(
         value,
         .init(
-          codingPath: [key], debugDescription: "column '\(key.stringValue)': not JSON-encodable",
-          underlyingError: error))
+          codingPath: [ColumnKey(stringValue: key)],
+          debugDescription: "column '\(key)': not JSON-encodable", underlyingError: error))
     }
+    try store(.text(text), at: index)
   }
 
   private struct Adapter: Encoder {
@@ -114,49 +136,49 @@ public final class RowEncoder {
   private struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: RowEncoder
     var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws { encoder.set(.null, key) }
+    mutating func encodeNil(forKey key: Key) throws { try encoder.set(.null, key.stringValue) }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-      encoder.set(.integer(value ? 1 : 0), key)
+      try encoder.set(.integer(value ? 1 : 0), key.stringValue)
     }
-    mutating func encode(_ value: String, forKey key: Key) throws { encoder.set(.text(value), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try encoder.set(.text(value), key.stringValue) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-      try encoder.set(converting: value, key)
+      try encoder.set(converting: value, key.stringValue)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-      try encoder.set(converting: value, key)
+      try encoder.set(converting: value, key.stringValue)
     }
     mutating func encode(_ value: Int, forKey key: Key) throws {
-      encoder.set(.integer(Int64(value)), key)
+      try encoder.set(.integer(Int64(value)), key.stringValue)
     }
     mutating func encode(_ value: Int8, forKey key: Key) throws {
-      encoder.set(.integer(Int64(value)), key)
+      try encoder.set(.integer(Int64(value)), key.stringValue)
     }
     mutating func encode(_ value: Int16, forKey key: Key) throws {
-      encoder.set(.integer(Int64(value)), key)
+      try encoder.set(.integer(Int64(value)), key.stringValue)
     }
     mutating func encode(_ value: Int32, forKey key: Key) throws {
-      encoder.set(.integer(Int64(value)), key)
+      try encoder.set(.integer(Int64(value)), key.stringValue)
     }
     mutating func encode(_ value: Int64, forKey key: Key) throws {
-      encoder.set(.integer(value), key)
+      try encoder.set(.integer(value), key.stringValue)
     }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-      try encoder.set(converting: value, key)
+      try encoder.set(converting: value, key.stringValue)
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
-      encoder.set(.integer(Int64(value)), key)
+      try encoder.set(.integer(Int64(value)), key.stringValue)
     }
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
-      encoder.set(.integer(Int64(value)), key)
+      try encoder.set(.integer(Int64(value)), key.stringValue)
     }
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
-      encoder.set(.integer(Int64(value)), key)
+      try encoder.set(.integer(Int64(value)), key.stringValue)
     }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-      try encoder.set(converting: value, key)
+      try encoder.set(converting: value, key.stringValue)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      try encoder.setAny(value, key)
+      try encoder.setAny(value, key.stringValue)
     }
     mutating func nestedContainer<NestedKey: CodingKey>(
       keyedBy keyType: NestedKey.Type, forKey key: Key

@@ -97,8 +97,7 @@ extension Connection {
   ///   violated constraint (a UNIQUE column other than the key, say).
   public func save<M: Model>(_ model: M, target: String? = nil) throws {
     let table = try modelTable(M.self, target: target)
-    try table.encoder.encode(model)
-    try table.runUpsert(on: self)
+    try table.upsert(model, on: self)
   }
 
   /// Saves many models in one transaction (a savepoint inside an open one), through one
@@ -108,8 +107,7 @@ extension Connection {
     let table = try modelTable(M.self, target: target)
     try savepoint { db in
       for model in models {
-        try table.encoder.encode(model)
-        try table.runUpsert(on: db)
+        try table.upsert(model, on: db)
       }
     }
   }
@@ -121,8 +119,7 @@ extension Connection {
   @discardableResult
   public func insert<M: Model>(_ model: M, target: String? = nil) throws -> Int64 {
     let table = try modelTable(M.self, target: target)
-    try table.encoder.encode(model)
-    try table.runInsert(on: self)
+    try table.insert(model, on: self)
     return lastInsertRowID
   }
 

@@ -50,23 +50,20 @@ final class ModelTable {
   @exclusivity(unchecked) private var upsertStatement: Statement?
   @exclusivity(unchecked) private var insertStatement: Statement?
 
-  /// Runs the UPSERT for the encoder's values through a statement this table owns (no
-  /// cache look-up by SQL text on the hot path).
-  func runUpsert(on db: Connection) throws {
+  /// Encodes `model` straight into the UPSERT statement this table owns (no cache look-up
+  /// by SQL text, no intermediate values) and runs it.
+  func upsert(_ model: some Encodable, on db: Connection) throws {
     let statement = try upsertStatement ?? db.prepare(upsertSQL)
     upsertStatement = statement
-    try run(statement)
+    try encoder.encode(model, bindingTo: statement)
+    try statement.execute()
   }
 
-  /// Runs the INSERT for the encoder's values.
-  func runInsert(on db: Connection) throws {
+  /// Encodes `model` straight into the INSERT statement and runs it.
+  func insert(_ model: some Encodable, on db: Connection) throws {
     let statement = try insertStatement ?? db.prepare(insertSQL)
     insertStatement = statement
-    try run(statement)
-  }
-
-  private func run(_ statement: Statement) throws {
-    try bindAll(to: statement)
+    try encoder.encode(model, bindingTo: statement)
     try statement.execute()
   }
 
@@ -79,14 +76,6 @@ final class ModelTable {
     }
   }
 
-  /// Binds all the encoder's values, in column order.
-  func bindAll(to statement: Statement) throws {
-    var parameter: Int32 = 1
-    for value in encoder.values {
-      try statement.bindValue(value, at: parameter)
-      parameter += 1
-    }
-  }
 
   /// The primary key values of the last encoded model.
   var encodedKey: [SQLiteValue] { keyPositions.map { encoder.values[$0] } }
