@@ -179,20 +179,23 @@ extension Workloads {
     },
     raw: { trial in
       let db = RawDatabase(path: trial.fixtures.populatedDatabase())
-      let items = trial.time {
-        var items: [RawItem] = []
-        let select = db.prepare(Fixtures.selectAllSQL)
-        var code = sqlite3_step(select)
-        while code == SQLITE_ROW {
-          items.append(RawItem(select))
-          code = sqlite3_step(select)
-        }
-        db.expect(code, SQLITE_DONE)
-        sqlite3_finalize(select)
-        return items
-      }
+      let items = trial.time { rawFetchItems(db, Fixtures.selectAllSQL) }
       return items.reduce(0) { $0 &+ $1.sum }
     })
+
+  /// The raw fetch: every row of `sql` (ten INTEGER columns) into an array of plain structs.
+  static func rawFetchItems(_ db: RawDatabase, _ sql: String) -> [RawItem] {
+    var items: [RawItem] = []
+    let select = db.prepare(sql)
+    var code = sqlite3_step(select)
+    while code == SQLITE_ROW {
+      items.append(RawItem(select))
+      code = sqlite3_step(select)
+    }
+    db.expect(code, SQLITE_DONE)
+    sqlite3_finalize(select)
+    return items
+  }
 
   /// Looks rows up one at a time by primary key, in a fixed pseudo-random order, reading
   /// all ten columns of each. With SQLite's default page cache (2 MB) most lookups in a

@@ -65,6 +65,22 @@ extension Workloads {
     return path
   }
 
+  /// Writes every model with `write` in one transaction (BEGIN timed, COMMIT not, as the
+  /// core `insert` workload).
+  static func swiftLiteModelWrite(
+    _ trial: Trial, _ write: (Connection, BenchItem) throws -> Void
+  ) throws -> Int64 {
+    let items = benchItems(trial)
+    let db = try Connection(path: try modelDatabase(trial))
+    try db.createTable(for: BenchItem.self)
+    try trial.time {
+      try db.execute("BEGIN")
+      for item in items { try write(db, item) }
+    }
+    try db.execute("COMMIT")
+    return try db.scalar(Int64.self, modelChecksumSQL) ?? 0
+  }
+
   static func rawModelInsert(_ trial: Trial) throws -> Int64 {
     let path = try modelDatabase(trial)
     let db = RawDatabase(path: path)
@@ -90,17 +106,7 @@ extension Workloads {
     name: "model_insert",
     summary: "insert models of 10 Int64 in one transaction: db.insert(model) per model",
     target: 1.5,
-    swiftLite: { trial in
-      let items = benchItems(trial)
-      let db = try Connection(path: try modelDatabase(trial))
-      try db.createTable(for: BenchItem.self)
-      try trial.time {
-        try db.execute("BEGIN")
-        for item in items { try db.insert(item) }
-      }
-      try db.execute("COMMIT")
-      return try db.scalar(Int64.self, modelChecksumSQL) ?? 0
-    },
+    swiftLite: { trial in try swiftLiteModelWrite(trial) { db, item in try db.insert(item) } },
     raw: rawModelInsert)
 
   /// `db.save(model)` (an UPSERT) per model; the raw side is the plain INSERT above, so the
@@ -109,17 +115,7 @@ extension Workloads {
     name: "model_save",
     summary: "save models (UPSERT) in one transaction: db.save(model) per model (raw: INSERT)",
     target: nil,
-    swiftLite: { trial in
-      let items = benchItems(trial)
-      let db = try Connection(path: try modelDatabase(trial))
-      try db.createTable(for: BenchItem.self)
-      try trial.time {
-        try db.execute("BEGIN")
-        for item in items { try db.save(item) }
-      }
-      try db.execute("COMMIT")
-      return try db.scalar(Int64.self, modelChecksumSQL) ?? 0
-    },
+    swiftLite: { trial in try swiftLiteModelWrite(trial) { db, item in try db.save(item) } },
     raw: rawModelInsert)
 
   /// `db.findAll(BenchItem.self)` against a raw loop filling an array of plain structs.
@@ -139,17 +135,7 @@ extension Workloads {
     raw: { trial in
       let db = RawDatabase(path: try modelDatabase(trial, rows: trial.rows))
       let items = trial.time {
-        var items: [RawItem] = []
-        let select = db.prepare(
-          "SELECT id, c1, c2, c3, c4, c5, c6, c7, c8, c9 FROM bench_item")
-        var code = sqlite3_step(select)
-        while code == SQLITE_ROW {
-          items.append(RawItem(select))
-          code = sqlite3_step(select)
-        }
-        db.expect(code, SQLITE_DONE)
-        sqlite3_finalize(select)
-        return items
+        rawFetchItems(db, "SELECT id, c1, c2, c3, c4, c5, c6, c7, c8, c9 FROM bench_item")
       }
       return items.reduce(0) { $0 &+ $1.sum }
     })

@@ -69,7 +69,7 @@ struct UsageError: Error {
 }
 
 /// The medians of one workload.
-struct Result {
+struct WorkloadResult {
   let workload: Workload
   let swiftLiteSeconds: Double
   let rawSeconds: Double
@@ -92,7 +92,7 @@ struct Runner {
   let options: Options
   let fixtures: Fixtures
 
-  func run(_ workload: Workload, progress: (String) -> Void) throws -> Result {
+  func run(_ workload: Workload, progress: (String) -> Void) throws -> WorkloadResult {
     var swiftLiteTimes: [Double] = []
     var rawTimes: [Double] = []
     for index in 0..<(options.warmup + options.runs) {
@@ -128,7 +128,7 @@ struct Runner {
         rawTimes.append(seconds[false]!)
       }
     }
-    return Result(
+    return WorkloadResult(
       workload: workload, swiftLiteSeconds: median(swiftLiteTimes), rawSeconds: median(rawTimes))
   }
 }
@@ -142,7 +142,7 @@ func median(_ values: [Double]) -> Double {
 func format(_ seconds: Double) -> String { String(format: "%.4f", seconds) }
 
 /// The human-readable report: one line per workload.
-func table(_ results: [Result], options: Options) -> String {
+func table(_ results: [WorkloadResult], options: Options) -> String {
   func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
     let fill = String(repeating: " ", count: max(0, width - text.count))
     return right ? fill + text : text + fill
@@ -177,7 +177,7 @@ func table(_ results: [Result], options: Options) -> String {
 }
 
 /// `{"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}, ...}` in run order.
-func json(_ results: [Result]) -> String {
+func json(_ results: [WorkloadResult]) -> String {
   // A side not run (`--side`) has no time: JSON has no NaN, so it is null.
   func number(_ value: Double, _ format: String) -> String {
     value.isFinite ? String(format: format, value) : "null"

@@ -43,7 +43,7 @@ if let only = options.only {
 
 let fixtures = try Fixtures(rows: options.rows)
 let runner = Runner(options: options, fixtures: fixtures)
-var results: [Result] = []
+var results: [WorkloadResult] = []
 do {
   for workload in selected {
     results.append(try runner.run(workload) { if !options.json { standardError($0) } })
