@@ -78,6 +78,7 @@ extension Connection {
   /// rollback's own "no transaction is active" error is expected and not the news.
   private func rollbackQuietly(_ sql: String) {
     guard isInTransaction else { return }
-    do { try execute(sql) } catch { /* the first error is rethrown by the caller */  }
+    // The first error is rethrown by the caller; a failed rollback is not the news.
+    _ = try? execute(sql)
   }
 }

@@ -150,7 +150,9 @@ public final class RowDecoder {
     var allKeys: [Key] { decoder.layout.names.compactMap { Key(stringValue: $0) } }
     func contains(_ key: Key) -> Bool { decoder.layout.index(of: key.stringValue) != nil }
     func decodeNil(forKey key: Key) throws -> Bool { decoder.isNull(key.stringValue) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.value(type, key.stringValue) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+      try decoder.value(type, key.stringValue)
+    }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
       try decoder.value(type, key.stringValue)
     }
@@ -160,8 +162,12 @@ public final class RowDecoder {
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
       try decoder.value(type, key.stringValue)
     }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.value(type, key.stringValue) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.value(type, key.stringValue) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+      try decoder.value(type, key.stringValue)
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+      try decoder.value(type, key.stringValue)
+    }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
       try decoder.value(type, key.stringValue)
     }
@@ -171,7 +177,9 @@ public final class RowDecoder {
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
       try decoder.value(type, key.stringValue)
     }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.value(type, key.stringValue) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+      try decoder.value(type, key.stringValue)
+    }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
       try decoder.value(type, key.stringValue)
     }

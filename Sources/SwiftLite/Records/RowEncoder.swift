@@ -140,7 +140,9 @@ public final class RowEncoder {
     mutating func encode(_ value: Bool, forKey key: Key) throws {
       try encoder.set(.integer(value ? 1 : 0), key.stringValue)
     }
-    mutating func encode(_ value: String, forKey key: Key) throws { try encoder.set(.text(value), key.stringValue) }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+      try encoder.set(.text(value), key.stringValue)
+    }
     mutating func encode(_ value: Double, forKey key: Key) throws {
       try encoder.set(converting: value, key.stringValue)
     }

@@ -143,11 +143,11 @@ extension Connection {
         try table.bind(table.otherPositions, to: statement)
         try table.bind(
           table.keyPositions, to: statement, startingAt: Int32(table.otherPositions.count + 1))
-      }
-    ) { statement in
-      try statement.execute()
-      return changes
-    }
+      },
+      { statement in
+        try statement.execute()
+        return changes
+      })
     if changed == 0 { throw ModelError.notFound(table: table.schema.name, key: table.encodedKey) }
   }
 

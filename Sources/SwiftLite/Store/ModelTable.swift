@@ -76,7 +76,6 @@ final class ModelTable {
     }
   }
 
-
   /// The primary key values of the last encoded model.
   var encodedKey: [SQLiteValue] { keyPositions.map { encoder.values[$0] } }
 }
