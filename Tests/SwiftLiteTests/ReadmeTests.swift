@@ -1,0 +1,106 @@
+import Foundation
+import SwiftLite
+import XCTest
+
+/// The README's tour, run as written (only the file path differs), so the README cannot
+/// drift from what compiles and works.
+final class ReadmeTests: XCTestCase {
+  private var directory: URL!
+
+  override func setUpWithError() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ReadmeTests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  func testTheTrioTour() throws {
+    let path = directory.appendingPathComponent("app.sqlite").path
+    let db = try Connection(path: path)
+    try db.execute(
+      """
+      CREATE TABLE IF NOT EXISTS user(
+        id INTEGER PRIMARY KEY, name TEXT NOT NULL, phone TEXT UNIQUE, avatar BLOB)
+      """)
+    try db.run("INSERT INTO user(name, phone) VALUES (?, ?)", ["Ann", "555-0100"])
+    try db.run(
+      "UPDATE user SET name = :name WHERE id = :id", ["name": "Anne", "id": db.lastInsertRowID])
+
+    var seen: [String] = []
+    for row in try db.query("SELECT id, name, avatar FROM user WHERE name LIKE ?", ["A%"]) {
+      let id: Int64 = try row.get("id")
+      let name: String = try row.get("name")
+      let avatar: Data? = try row.get("avatar")
+      XCTAssertEqual(id, 1)
+      XCTAssertNil(avatar)
+      seen.append(name)
+    }
+    XCTAssertEqual(seen, ["Anne"])
+
+    let insert = try db.prepare("INSERT INTO user(name) VALUES (?)")
+    for name in ["Bob", "Cy"] {
+      try insert.bind([name])
+      try insert.execute()
+    }
+
+    var duplicate: SQLiteError?
+    do {
+      try db.run("INSERT INTO user(name, phone) VALUES (?, ?)", ["Dup", "555-0100"])
+    } catch let error as SQLiteError where error.constraintKind == .unique {
+      duplicate = error
+    }
+    XCTAssertEqual(duplicate?.message, "UNIQUE constraint failed: user.phone")
+
+    try db.transaction(.immediate) { db in
+      try db.run("DELETE FROM user WHERE name = ?", ["Cy"])
+      try db.savepoint { db in try db.run("UPDATE user SET name = upper(name)") }
+    }
+    var names: [String] = []
+    try db.forEachRow("SELECT name FROM user ORDER BY id") { row in
+      names.append(try row.get(String.self, at: 0))
+    }
+    XCTAssertEqual(names, ["ANNE", "BOB"])
+  }
+
+  func testTheQueueAndModelTour() async throws {
+    let path = directory.appendingPathComponent("app.sqlite").path
+    let dbQueue = try DatabaseQueue(path: path)
+    try await dbQueue.write { db in
+      try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+      try db.run("INSERT INTO user(name) VALUES (?)", ["Eve"])
+    }
+    let count = try await dbQueue.read { db in
+      try db.scalar(Int.self, "SELECT count(*) FROM user")
+    }
+    XCTAssertEqual(count, 1)
+
+    let db = try Connection(path: path)
+    try db.save(ReadmePerson(personID: nil, name: "Ann", age: 30, likes: ["tea"], email: nil))
+    let adults = try db.find(
+      ReadmePerson.self, where: "age >= ?", [18], orderBy: "name", limit: 20)
+    XCTAssertEqual(adults.map(\.name), ["Ann"])
+    XCTAssertTrue(try db.migrationPlan(for: ReadmePerson.self).isEmpty)
+
+    let people = try Repository<ReadmePerson>(dbQueue)
+    try people.create(ReadmePerson(personID: nil, name: "Bob", age: 41, likes: [], email: nil))
+    XCTAssertEqual(try people.count(), 2)
+    XCTAssertEqual(try people.findById(2)?.name, "Bob")
+  }
+}
+
+private struct ReadmePerson: Model {
+  var personID: Int64?
+  var name: String
+  var age: Int
+  var likes: [String]
+  var email: String?
+
+  static let tableName = "Person"
+  static let primaryKey = ["personID"]
+  static let renamedProperties = ["name": "personName"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["email": [.unique]]
+  static let indexes = [TableIndex(["age"])]
+}
