@@ -186,6 +186,37 @@ final class ModelStoreTests: ModelTestCase {
     XCTAssertEqual(try db.count(AllTypes.self), 0)
   }
 
+  func testCustomEncodingWithANestedContainerThrowsInsteadOfTrapping() throws {
+    struct Point: Model {
+      var id: Int64
+      var x: Int
+      enum CodingKeys: String, CodingKey { case id, x }
+      enum Inner: String, CodingKey { case value }
+      static let primaryKey = ["id"]
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        var nested = container.nestedContainer(keyedBy: Inner.self, forKey: .x)
+        try nested.encode(x, forKey: .value)
+      }
+    }
+    let db = try open()
+    for attempt in [{ try db.save(Point(id: 1, x: 2)) }, { _ = try db.insert(Point(id: 1, x: 2)) }]
+    {
+      let error = thrownError(EncodingError.self) { try attempt() }
+      if case .invalidValue(_, let context)? = error {
+        XCTAssertEqual(context.codingPath.last?.stringValue, "x")
+        XCTAssertTrue(context.debugDescription.contains("nested container"))
+      } else {
+        XCTFail("expected invalidValue, got \(String(describing: error))")
+      }
+    }
+    XCTAssertEqual(try db.count(Point.self), 0)
+    // The encoder is usable afterwards: the next model encodes normally.
+    try db.save(Person(id: 1, name: "Ann", age: 30, email: nil))
+    XCTAssertEqual(try db.find(Person.self, id: 1)?.name, "Ann")
+  }
+
   func testCustomDecodingWithDecodeNil() throws {
     struct Custom: Model, Equatable {
       var id: Int64

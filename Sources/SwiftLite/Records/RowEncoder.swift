@@ -18,6 +18,9 @@ public final class RowEncoder {
   @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
   @exclusivity(unchecked) private var cursor = 0
   @exclusivity(unchecked) private var target: Statement?
+  /// A problem found where the `Encoder` API cannot throw (a nested container asked for),
+  /// thrown once the value has finished encoding.
+  private var deferredError: EncodingError?
   private lazy var json: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -41,7 +44,7 @@ public final class RowEncoder {
   public func encode<T: Encodable>(_ value: T) throws {
     for index in values.indices { values[index] = .null }
     cursor = 0
-    try value.encode(to: Adapter(encoder: self))
+    try encodeDeferringErrors(value)
   }
 
   /// Encodes one value straight into a statement's parameters: column `i` binds to
@@ -52,7 +55,27 @@ public final class RowEncoder {
     target = statement
     defer { target = nil }
     cursor = 0
+    try encodeDeferringErrors(value)
+  }
+
+  /// Encodes `value`, then throws the first problem recorded where the `Encoder` API could
+  /// not throw.
+  private func encodeDeferringErrors<T: Encodable>(_ value: T) throws {
+    deferredError = nil
+    defer { deferredError = nil }
     try value.encode(to: Adapter(encoder: self))
+    if let deferredError { throw deferredError }
+  }
+
+  /// Records that a model asked for a container a row cannot hold (the `Encoder` methods
+  /// that hand out containers cannot throw); ``encode(_:)`` throws it afterwards.
+  fileprivate func refuse(_ value: Any, column: String?, _ reason: String) {
+    guard deferredError == nil else { return }
+    deferredError = EncodingError.invalidValue(
+      value,
+      .init(
+        codingPath: column.map { [ColumnKey(stringValue: $0)] } ?? [],
+        debugDescription: (column.map { "column '\($0)': " } ?? "") + reason))
   }
 
   private func index(of key: String) -> Int? {
@@ -126,10 +149,15 @@ public final class RowEncoder {
       KeyedEncodingContainer(Container<Key>(encoder: encoder))
     }
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-      preconditionFailure("a model encodes as a keyed type (synthesized Codable)")
+      encoder.refuse(
+        [Any](), column: nil, "a model encodes as a keyed type (synthesized Codable), not a list")
+      return DiscardingUnkeyed()
     }
     func singleValueContainer() -> any SingleValueEncodingContainer {
-      preconditionFailure("a model encodes as a keyed type (synthesized Codable)")
+      encoder.refuse(
+        (), column: nil,
+        "a model encodes as a keyed type (synthesized Codable), not a single value")
+      return DiscardingSingle()
     }
   }
 
@@ -187,16 +215,64 @@ public final class RowEncoder {
     )
       -> KeyedEncodingContainer<NestedKey>
     {
-      preconditionFailure(
-        "column '\(key.stringValue)': encode a Codable value (stored as JSON), not a nested container"
-      )
+      encoder.refuse(
+        [String: Any](), column: key.stringValue,
+        "encode a Codable value (stored as JSON), not a nested container")
+      return KeyedEncodingContainer(DiscardingKeyed<NestedKey>())
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      preconditionFailure(
-        "column '\(key.stringValue)': encode a Codable value (stored as JSON), not a nested container"
-      )
+      encoder.refuse(
+        [Any](), column: key.stringValue,
+        "encode a Codable value (stored as JSON), not a nested container")
+      return DiscardingUnkeyed()
     }
     mutating func superEncoder() -> any Encoder { Adapter(encoder: encoder) }
     mutating func superEncoder(forKey key: Key) -> any Encoder { Adapter(encoder: encoder) }
+  }
+
+  /// Containers handed out after ``refuse(_:column:_:)``: they accept and drop everything,
+  /// so the model's `encode(to:)` runs to its end and the recorded error is thrown.
+  private struct DiscardingKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws {}
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {}
+    mutating func nestedContainer<NestedKey: CodingKey>(
+      keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+      KeyedEncodingContainer(DiscardingKeyed<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+      DiscardingUnkeyed()
+    }
+    mutating func superEncoder() -> any Encoder { DiscardingEncoder() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { DiscardingEncoder() }
+  }
+
+  private struct DiscardingUnkeyed: UnkeyedEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { 0 }
+    mutating func encodeNil() throws {}
+    mutating func encode<T: Encodable>(_ value: T) throws {}
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+      -> KeyedEncodingContainer<NestedKey>
+    { KeyedEncodingContainer(DiscardingKeyed<NestedKey>()) }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { DiscardingUnkeyed() }
+    mutating func superEncoder() -> any Encoder { DiscardingEncoder() }
+  }
+
+  private struct DiscardingSingle: SingleValueEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil() throws {}
+    mutating func encode<T: Encodable>(_ value: T) throws {}
+  }
+
+  private struct DiscardingEncoder: Encoder {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+      KeyedEncodingContainer(DiscardingKeyed<Key>())
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { DiscardingUnkeyed() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { DiscardingSingle() }
   }
 }
