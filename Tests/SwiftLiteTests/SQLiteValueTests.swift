@@ -243,6 +243,14 @@ final class SQLiteValueTests: SQLiteTestCase {
     }
   }
 
+  func testDecimalNaNIsRefusedNotStoredUnreadable() throws {
+    assertSQLiteError(try db.run("INSERT INTO box(v) VALUES (?)", [Decimal.nan])) { error in
+      XCTAssertEqual(error.code, .mismatch)
+      XCTAssertTrue(error.message.contains("NaN"), error.message)
+    }
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM box"), 0)
+  }
+
   // MARK: BLOB
 
   func testEmptyBlobIsNotNull() throws {

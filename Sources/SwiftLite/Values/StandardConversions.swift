@@ -180,7 +180,16 @@ extension Decimal: SQLiteValueConvertible {
   /// TEXT, so no digit is lost to floating point.
   public static var storageClass: SQLiteValue.StorageClass { .text }
   /// `.text` of the exact decimal digits.
-  public func sqliteValue() -> SQLiteValue { .text(description) }
+  /// - Throws: `SQLiteError` (`.mismatch`) for NaN: it has no digits, and the text
+  ///   `"NaN"` would not read back as a `Decimal`.
+  public func sqliteValue() throws -> SQLiteValue {
+    guard !isNaN else {
+      throw SQLiteError(
+        extendedCode: .mismatch,
+        message: "cannot store a Decimal NaN: it has no digits and would not read back")
+    }
+    return .text(description)
+  }
   /// From TEXT holding a decimal number written with a `.` separator (and an optional
   /// exponent), nothing else: `Decimal(string:)` alone would read `"1.5abc"` as 1.5.
   public init?(sqliteValue: SQLiteValue) {
