@@ -217,6 +217,37 @@ final class ModelStoreTests: ModelTestCase {
     XCTAssertEqual(try db.find(Person.self, id: 1)?.name, "Ann")
   }
 
+  func testAnOptionalKeyThatIsNotARowIDIsNotNullSoSaveNeverDuplicates() throws {
+    struct Code: Model {
+      var code: String?
+      var label: String
+      static let primaryKey = ["code"]
+    }
+    struct Line: Model {
+      var orderID: Int64?
+      var line: Int
+      var text: String
+      static let primaryKey = ["orderID", "line"]
+    }
+    let db = try open()
+    for _ in 0..<2 {
+      assertNotNullViolation { try db.save(Code(code: nil, label: "a")) }
+      assertNotNullViolation { try db.save(Line(orderID: nil, line: 1, text: "a")) }
+    }
+    XCTAssertEqual(try db.count(Code.self), 0)
+    XCTAssertEqual(try db.count(Line.self), 0)
+    try db.save(Code(code: "x", label: "a"))
+    try db.save(Code(code: "x", label: "b"))
+    XCTAssertEqual(try db.findAll(Code.self).map(\.label), ["b"])
+  }
+
+  private func assertNotNullViolation(
+    file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+  ) {
+    let error = thrownError(SQLiteError.self, file: file, line: line, body)
+    XCTAssertEqual(error?.constraintKind, .notNull, file: file, line: line)
+  }
+
   func testCustomDecodingWithDecodeNil() throws {
     struct Custom: Model, Equatable {
       var id: Int64

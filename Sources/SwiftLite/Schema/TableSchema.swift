@@ -188,6 +188,13 @@ public struct TableSchema: Sendable, Hashable {
     if M.autoIncrement && !schema.hasRowIDAlias {
       throw invalid("autoIncrement needs a single integer primary key")
     }
+    if !schema.hasRowIDAlias {
+      // SQLite lets NULL into a PRIMARY KEY that is not a rowid alias, and NULL keys never
+      // conflict: save() of a model with a nil key would insert a new row every time.
+      for index in schema.columns.indices where M.primaryKey.contains(schema.columns[index].name) {
+        schema.columns[index].isNotNull = true
+      }
+    }
     if schema.isStrict {
       // STRICT tables accept only INT, INTEGER, REAL, TEXT, BLOB and ANY.
       for index in schema.columns.indices where schema.columns[index].type == "BLOB" {
