@@ -622,6 +622,25 @@ final class ModelSchemaTests: ModelTestCase {
     XCTAssertFalse(try open().needsMigration(ChatV2.self, target: "b"))
   }
 
+  func testPerTargetTablesGetTheirOwnExplicitlyNamedIndex() throws {
+    struct Post: Model, Equatable {
+      var id: Int64?
+      var slug: String
+      static let primaryKey = ["id"]
+      static let indexes = [TableIndex(["slug"], unique: true, name: "post_slug")]
+    }
+    let db = try open()
+    try db.save(Post(id: nil, slug: "a"))
+    try db.save(Post(id: nil, slug: "a"), target: "1")
+    try db.save(Post(id: nil, slug: "a"), target: "2")
+    XCTAssertEqual(try db.indexNames("Post"), ["post_slug"])
+    XCTAssertEqual(try db.indexNames("Post_1"), ["post_slug_Post_1"])
+    XCTAssertEqual(try db.indexNames("Post_2"), ["post_slug_Post_2"])
+    // Each unique index still applies to its own table.
+    XCTAssertThrowsError(try db.insert(Post(id: nil, slug: "a"), target: "2"))
+    XCTAssertFalse(try open().needsMigration(Post.self, target: "1"))
+  }
+
   // MARK: Identifiers
 
   func testIdentifiersWithSpacesQuotesAndKeywords() throws {

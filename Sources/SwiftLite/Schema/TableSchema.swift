@@ -61,9 +61,11 @@ public struct TableSchema: Sendable, Hashable {
     var schema = try Self.cachedSchema(for: model)
     if let table, table != schema.name {
       schema.indexes = zip(M.indexes, schema.indexes).map { declared, index in
+        // Index names are unique per database: an explicit name shared by every target
+        // table would make the second target's CREATE INDEX fail.
         IndexDefinition(
-          name: declared.resolvedName(table: table), columns: index.columns,
-          isUnique: index.isUnique)
+          name: declared.name.map { $0 + "_" + table } ?? declared.resolvedName(table: table),
+          columns: index.columns, isUnique: index.isUnique)
       }
       schema.name = table
     }
