@@ -183,7 +183,8 @@ public final class Statement {
 
   // MARK: Binding
 
-  /// Binds arguments, positional or named, after clearing earlier bindings' state.
+  /// Binds arguments, positional or named. Every parameter must receive a value (a missing
+  /// one is an error, not the previous run's value), so nothing of an earlier binding stays.
   ///
   /// Each argument is an existential, converted when bound: for values of static types in a
   /// loop, ``bind(values:)`` does the same work several times faster.

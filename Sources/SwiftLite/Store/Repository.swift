@@ -13,7 +13,8 @@
 /// (so a rebuild can pause foreign keys as SQLite requires). `modify` and `remove` of a
 /// missing row throw ``ModelError/notFound(table:key:)``.
 ///
-/// `Repository` is `Sendable` when its model is: share one across threads and tasks.
+/// `Repository` is `Sendable` (it holds only its queue and target): share one across
+/// threads and tasks. The models you pass in and get back cross threads only if they are.
 public final class Repository<M: Model>: Sendable {
   /// The queue the repository works through.
   public let queue: DatabaseQueue
