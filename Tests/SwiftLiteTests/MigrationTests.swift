@@ -1242,7 +1242,8 @@ final class MigrationTests: ModelTestCase {
     // A table that needs changing still cannot be changed in a read.
     let other = try DatabaseQueue(path: path("other.sqlite"))
     XCTAssertThrowsError(try other.read { try $0.findAll(User.self) }) {
-      XCTAssertEqual(($0 as? SQLiteError)?.code, .readOnly, "\($0)")
+      XCTAssertEqual(
+        $0 as? MigrationError, .readOnlyConnection(table: "User", strategy: "create"), "\($0)")
     }
   }
 
@@ -1454,5 +1455,55 @@ final class MigrationTests: ModelTestCase {
     let seconds = Date().timeIntervalSince(start)
     while readLetter(timeout: 0) {}
     return (report, status, seconds)
+  }
+}
+
+private struct Ordered: Model, Equatable {
+  var id: Int64
+  var a: String
+  var b: Int
+  static let primaryKey = ["id"]
+}
+
+private struct Reordered: Model, Equatable {
+  var id: Int64
+  var b: Int
+  var a: String
+  static let tableName = "Ordered"
+  static let primaryKey = ["id"]
+}
+
+final class MigrationEdgeTests: ModelTestCase {
+  func testReorderingPropertiesIsNoReasonToRebuild() throws {
+    let db = try open()
+    try db.save(Ordered(id: 1, a: "x", b: 2))
+    XCTAssertTrue(try open().migrationPlan(for: Reordered.self).isEmpty)
+    let later = try open()
+    XCTAssertEqual(try later.findAll(Reordered.self), [Reordered(id: 1, b: 2, a: "x")])
+    try later.save(Reordered(id: 2, b: 3, a: "y"))
+    XCTAssertEqual(try later.columnNames("Ordered"), ["id", "a", "b"])
+    // Adding a column to the reordered model appends it and records that order.
+    XCTAssertTrue(try open().migrationPlan(for: Ordered.self).isEmpty)
+  }
+
+  func testFirstUseInsideAReadGivesAClearErrorAndChangesNothing() throws {
+    let queue = try DatabaseQueue(path: path())
+    let error = thrownError(MigrationError.self) {
+      _ = try queue.read { db in try db.findAll(Ordered.self) }
+    }
+    XCTAssertEqual(error, .readOnlyConnection(table: "Ordered", strategy: "create"))
+    XCTAssertFalse(try SchemaInspector(open()).tableExists("Ordered"))
+    // Created in a write, it then reads fine.
+    try queue.write { db in try db.createTable(for: Ordered.self) }
+    XCTAssertEqual(try queue.read { db in try db.findAll(Ordered.self) }, [])
+  }
+
+  func testAHandMadeTableThatMatchesNeedsNoMigration() throws {
+    let db = try open()
+    try db.execute(
+      "CREATE TABLE \"Ordered\" (\"id\" INTEGER PRIMARY KEY, \"a\" TEXT NOT NULL, \"b\" INTEGER NOT NULL)"
+    )
+    XCTAssertFalse(try db.needsMigration(Ordered.self))
+    XCTAssertFalse(try db.needsMigration(Reordered.self))
   }
 }

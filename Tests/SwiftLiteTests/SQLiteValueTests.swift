@@ -392,3 +392,25 @@ final class SQLiteValueTests: SQLiteTestCase {
     XCTAssertEqual(Int?.storageClass, .integer)
   }
 }
+
+final class DateRangeTests: XCTestCase {
+  func testDatesTheTextFormCannotHoldAreRefusedWhenBound() throws {
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE t(d TEXT)")
+    let outside = [
+      Date(timeIntervalSince1970: .nan), Date(timeIntervalSince1970: .infinity),
+      Date(timeIntervalSince1970: -62_135_596_801), Date(timeIntervalSince1970: 253_402_300_800),
+    ]
+    for date in outside {
+      XCTAssertThrowsError(try db.run("INSERT INTO t VALUES (?)", [date])) { error in
+        XCTAssertEqual((error as? SQLiteError)?.code, .mismatch)
+      }
+    }
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 0)
+    let edges = [
+      Date(timeIntervalSince1970: -62_135_596_800), Date(timeIntervalSince1970: 253_402_300_799),
+    ]
+    for date in edges { try db.run("INSERT INTO t VALUES (?)", [date]) }
+    XCTAssertEqual(try db.query("SELECT d FROM t").map { try $0.get(Date.self, at: 0) }, edges)
+  }
+}

@@ -110,3 +110,15 @@ final class StatementCacheTests: SQLiteTestCase {
     }
   }
 }
+
+final class StatementCacheCapacityTests: XCTestCase {
+  func testACapacityOfZeroKeepsNoStatement() throws {
+    var options = OpenOptions()
+    options.statementCacheCapacity = 0
+    let db = try Connection.inMemory(options: options)
+    try db.execute("CREATE TABLE t(x)")
+    for value in 0..<3 { try db.run("INSERT INTO t VALUES (?)", [value]) }
+    XCTAssertEqual(db.cachedStatementCount, 0)
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 3)
+  }
+}

@@ -28,6 +28,7 @@ final class StatementCache {
   func isBusy(_ sql: String) -> Bool { statements[sql]?.isInUse == true }
 
   func insert(_ statement: Statement) {
+    guard capacity > 0 else { return }
     if statements.count >= capacity, let victim = statements.first(where: { !$0.value.isInUse }) {
       statements[victim.key] = nil
     }

@@ -49,18 +49,20 @@ public enum AutoMigration {
     let quotedTable = SQLIdentifier.quote(table)
     let definition = desired.createTableSQL()
     let inspector = SchemaInspector(db)
-    let recordStep = MigrationPlan.Step(
-      "INSERT INTO " + SQLIdentifier.quote(recordTable)
-        + " (table_name, definition) VALUES (?, ?)"
-        + " ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition",
-      "record the definition SwiftLite gave the table",
-      arguments: [.text(table), .text(definition)])
+    func recordStep(_ definition: String) -> MigrationPlan.Step {
+      MigrationPlan.Step(
+        "INSERT INTO " + SQLIdentifier.quote(recordTable)
+          + " (table_name, definition) VALUES (?, ?)"
+          + " ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition",
+        "record the definition SwiftLite gave the table",
+        arguments: [.text(table), .text(definition)])
+    }
 
     guard let stored = try inspector.schema(of: table) else {
       let steps =
         [MigrationPlan.Step(definition, "create the table")]
         + desired.indexes.map { .init(desired.createIndexSQL($0), "create index \($0.name)") }
-        + [recordStep]
+        + [recordStep(definition)]
       return MigrationPlan(
         table: table, strategy: .create, changes: ["table \(table) does not exist"], steps: steps)
     }
@@ -139,8 +141,18 @@ public enum AutoMigration {
       changes.append(desired.isStrict ? "table became STRICT" : "table is no longer STRICT")
       rebuildReasons.append("strict")
     }
+    // The order of columns is not a reason to rebuild: the definitions are compared, and
+    // recorded, with the columns in the order the table has them (added ones last, as
+    // ADD COLUMN puts them).
+    let storedPosition = Dictionary(
+      stored.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     var withoutAdded = desired
     withoutAdded.columns.removeAll { column in added.contains { $0.name == column.name } }
+    withoutAdded.columns.sort {
+      (storedPosition[$0.name] ?? .max) < (storedPosition[$1.name] ?? .max)
+    }
+    var inStoredOrder = withoutAdded
+    inStoredOrder.columns += added
     if let record {
       if rebuildReasons.isEmpty && record != withoutAdded.createTableSQL() {
         changes.append("column constraints changed (CHECK, COLLATE or AUTOINCREMENT)")
@@ -208,10 +220,11 @@ public enum AutoMigration {
         .init("DROP INDEX " + SQLIdentifier.quote($0.name), "drop index \($0.name)")
       }
       steps += indexesToCreate.map { .init(desired.createIndexSQL($0), "create index \($0.name)") }
-      if steps.isEmpty && record == definition {
+      let alteredDefinition = inStoredOrder.createTableSQL()
+      if steps.isEmpty && record == alteredDefinition {
         return MigrationPlan(table: table, strategy: .none, changes: [], steps: [])
       }
-      steps.append(recordStep)
+      steps.append(recordStep(alteredDefinition))
       strategy = steps.count > 1 ? .alter : .none
     } else {
       strategy = .rebuild
@@ -304,7 +317,7 @@ public enum AutoMigration {
             "check the foreign keys of \(child), which references \(table)",
             failure: .foreignKeyViolation(table: table)))
       }
-      steps.append(recordStep)
+      steps.append(recordStep(definition))
     }
     return MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
   }

@@ -11,6 +11,9 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   case constraintViolated(table: String, step: String, message: String)
   /// After the rebuild, rows point at missing parents.
   case foreignKeyViolation(table: String)
+  /// The table must be created or migrated, but the connection is read-only (for example
+  /// inside `DatabaseQueue.read`).
+  case readOnlyConnection(table: String, strategy: String)
   /// The table has child tables (or references itself) and must be rebuilt with foreign
   /// keys off, which SQLite allows only outside a transaction.
   case mustRunOutsideTransaction(table: String)
@@ -31,6 +34,9 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
       return "\(table): existing rows violate the new schema (\(message)) during: \(step)"
     case .foreignKeyViolation(let table):
       return "\(table): after the migration some rows reference missing parent rows"
+    case .readOnlyConnection(let table, let strategy):
+      return "\(table) must be created or migrated (\(strategy)) before it can be read, and "
+        + "this connection is read-only: call createTable(for:) in a write first, or use Repository"
     case .mustRunOutsideTransaction(let table):
       return "\(table) is referenced by foreign keys (of other tables or its own), so its "
         + "rebuild must run outside a transaction (foreign keys can only be paused there)"

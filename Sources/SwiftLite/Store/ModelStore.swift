@@ -30,9 +30,12 @@ extension Connection {
     let plan = try AutoMigration.plan(for: model, table: name, in: self)
     do {
       try AutoMigration.apply(plan, in: self)
-    } catch let error as SQLiteError where error.code == .readOnly && plan.strategy == .none {
+    } catch let error as SQLiteError where error.code == .readOnly {
       // The table already matches; only SwiftLite's record of it was to be written (a table
       // made by hand). A read-only connection (DatabaseQueue.read) uses it without that.
+      guard plan.strategy == .none else {
+        throw MigrationError.readOnlyConnection(table: name, strategy: plan.strategy.rawValue)
+      }
     }
     let table = ModelTable(schema: schema, ignored: M.ignoredProperties)
     attachments[key] = table
@@ -58,7 +61,8 @@ extension Connection {
   /// Whether the model's table is missing or differs from the model.
   /// - Throws: as ``migrationPlan(for:target:)``.
   public func needsMigration<M: Model>(_ model: M.Type, target: String? = nil) throws -> Bool {
-    try !migrationPlan(for: model, target: target).isEmpty
+    // A plan whose only step records a matching hand-made table changes no schema.
+    try migrationPlan(for: model, target: target).strategy != .none
   }
 
   /// Creates or migrates the model's table now, in one transaction.

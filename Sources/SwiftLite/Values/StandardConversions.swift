@@ -231,7 +231,18 @@ extension Date: SQLiteValueConvertible {
   /// TEXT, ISO-8601 in UTC with milliseconds: `2026-11-30T01:44:41.123Z`.
   public static var storageClass: SQLiteValue.StorageClass { .text }
   /// `.text` of the ISO-8601 form with milliseconds, in UTC.
-  public func sqliteValue() -> SQLiteValue { .text(ISO8601Text.format(self)) }
+  /// - Throws: `SQLiteError` (`.mismatch`) for a date outside the years 1 to 9999 (or not
+  ///   finite), which the ISO-8601 text form cannot hold so that it reads back.
+  public func sqliteValue() throws -> SQLiteValue {
+    // 0001-01-01T00:00:00Z ... 9999-12-31T23:59:59.999Z
+    guard timeIntervalSince1970 >= -62_135_596_800, timeIntervalSince1970 < 253_402_300_800
+    else {
+      throw SQLiteError(
+        extendedCode: .mismatch,
+        message: "date \(timeIntervalSince1970)s since 1970 is outside the years 1 to 9999")
+    }
+    return .text(ISO8601Text.format(self))
+  }
   /// From TEXT in ISO-8601 form, with or without fractional seconds.
   public init?(sqliteValue: SQLiteValue) {
     guard case .text(let value) = sqliteValue, let date = ISO8601Text.parse(value) else {
