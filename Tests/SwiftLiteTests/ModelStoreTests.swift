@@ -682,3 +682,45 @@ final class ModelStoreTests: ModelTestCase {
 
   }
 }
+
+private struct Counter: Model, Equatable {
+  var id: Int64
+  var count: Int
+  var total: Int64
+  static let primaryKey = ["id"]
+}
+
+final class ModelIntegerDecodingTests: ModelTestCase {
+  /// Integers are read straight from the statement; anything that is not an INTEGER must
+  /// still be reported, naming the column, by the general path.
+  func testIntegersReadInPlaceStillRefuseOtherClasses() throws {
+    let db = try open()
+    try db.save([Counter(id: 1, count: 2, total: .max), Counter(id: 2, count: -3, total: .min)])
+    XCTAssertEqual(
+      try db.findAll(Counter.self, orderBy: "id"),
+      [Counter(id: 1, count: 2, total: .max), Counter(id: 2, count: -3, total: .min)])
+    for (update, column, stored) in [
+      ("UPDATE Counter SET count = 2.5 WHERE id = 2", "count", "REAL"),
+      ("UPDATE Counter SET total = 'many' WHERE id = 2", "total", "TEXT"),
+      ("UPDATE Counter SET count = NULL WHERE id = 2", "count", "NULL"),
+    ] {
+      do {
+        try db.savepoint { db in
+          // A NULL needs a copy of the table without its NOT NULL constraints.
+          if stored == "NULL" {
+            try db.execute(
+              "CREATE TABLE copy AS SELECT * FROM Counter; DROP TABLE Counter; ALTER TABLE copy RENAME TO Counter"
+            )
+          }
+          try db.execute(update)
+          XCTAssertThrowsError(try db.findAll(Counter.self, orderBy: "id")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("'\(column)'") && text.contains(stored), text)
+          }
+          throw CancellationError()  // roll the change back
+        }
+      } catch is CancellationError {}
+    }
+    XCTAssertEqual(try db.count(Counter.self), 2)
+  }
+}

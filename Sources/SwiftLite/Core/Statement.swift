@@ -347,6 +347,12 @@ public final class Statement {
     return sqlite3_value_int64(value)
   }
 
+  /// The current row's column when it is stored as INTEGER (and the index is in range),
+  /// else `nil`: the caller then takes the general path, which reports the problem.
+  func integerColumn(at index: Int) -> Int64? {
+    Self.columnInt64(handle, columnCount: columnCount, at: index)
+  }
+
   /// Calls `body` with the bytes of a TEXT or BLOB column without copying them; the
   /// pointer is valid only inside `body`. `nil` for other classes.
   func withUnsafeColumnBytes<T>(

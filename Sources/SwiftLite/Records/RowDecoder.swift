@@ -11,6 +11,11 @@ import Foundation
 public final class RowDecoder {
   private let ignored: Set<String>
   @exclusivity(unchecked) private var row: Row
+  /// The statement the rows are read from in place, when the decoder was made for one:
+  /// integers are then read from it directly. A `let`, so reading it retains nothing.
+  private let liveStatement: Statement?
+  /// Whether the current row is `liveStatement`'s current row.
+  @exclusivity(unchecked) private var readsLive = false
   @exclusivity(unchecked) private var layout: ColumnLayout
   // Key order learned from the first row: (key, column position).
   @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
@@ -22,8 +27,17 @@ public final class RowDecoder {
   ///   (`nil`, 0, "", empty) instead of an error.
   public init(ignoredProperties: Set<String> = []) {
     self.ignored = ignoredProperties
+    self.liveStatement = nil
     self.row = Row(columns: [], values: [])
     self.layout = row.layout
+  }
+
+  /// A decoder for the rows `statement` steps through, read in place.
+  init(ignoredProperties: Set<String>, readingInPlace statement: Statement) {
+    self.ignored = ignoredProperties
+    self.liveStatement = statement
+    self.row = statement.row
+    self.layout = statement.layout
   }
 
   /// Decodes one value from a row.
@@ -37,6 +51,11 @@ public final class RowDecoder {
       learned.removeAll(keepingCapacity: true)
     }
     self.row = row
+    if case .statement(let statement) = row.storage {
+      readsLive = statement === liveStatement
+    } else {
+      readsLive = false
+    }
     cursor = 0
     return try T(from: Adapter(decoder: self))
   }
@@ -75,6 +94,17 @@ public final class RowDecoder {
     -> T
   {
     guard let index = index(of: key) else { return try missing(T.self, key) }
+    // Integers read in place skip copying the row and building an SQLiteValue (optional
+    // chaining borrows the statement); NULL, another class or an out-of-range value takes
+    // the general path, which reports it.
+    if readsLive, T.self == Int64.self, let number = liveStatement?.integerColumn(at: index) {
+      return unsafeBitCast(number, to: T.self)
+    }
+    if readsLive, T.self == Int.self, let number = liveStatement?.integerColumn(at: index),
+      let exact = Int(exactly: number)
+    {
+      return unsafeBitCast(exact, to: T.self)
+    }
     return try row.get(T.self, at: index)
   }
 

@@ -17,7 +17,9 @@ public final class RowEncoder {
   @exclusivity(unchecked) public private(set) var values: ContiguousArray<SQLiteValue>
   @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
   @exclusivity(unchecked) private var cursor = 0
-  @exclusivity(unchecked) private var target: Statement?
+  /// When set, ``encode(_:)`` binds each column straight to this statement's parameter
+  /// (column `i` to parameter `i + 1`) instead of filling ``values``.
+  private let target: Statement?
   /// A problem found where the `Encoder` API cannot throw (a nested container asked for),
   /// thrown once the value has finished encoding.
   private var deferredError: EncodingError?
@@ -28,7 +30,18 @@ public final class RowEncoder {
   }()
 
   /// An encoder for the given columns; keys that name no column are skipped.
-  public init(columns: [String]) {
+  public convenience init(columns: [String]) {
+    self.init(columns: columns, target: nil)
+  }
+
+  /// An encoder that binds straight into `statement`'s parameters, column `i` to parameter
+  /// `i + 1`; columns a value does not encode bind NULL, and ``values`` is not used.
+  convenience init(columns: [String], bindingTo statement: Statement) {
+    self.init(columns: columns, target: statement)
+  }
+
+  private init(columns: [String], target: Statement?) {
+    self.target = target
     self.columns = columns
     var positions: [String: Int] = [:]
     for (index, name) in columns.enumerated() where positions[name] == nil {
@@ -38,28 +51,21 @@ public final class RowEncoder {
     self.values = ContiguousArray(repeating: .null, count: columns.count)
   }
 
-  /// Encodes one value; read the result from ``values``.
+  /// Encodes one value; read the result from ``values`` (or, for an encoder made to bind
+  /// into a statement, find it bound there).
   /// - Throws: `EncodingError.invalidValue` naming the column for a value SQLite cannot
-  ///   store (NaN, a `UInt64` above `Int64.max`) or that JSON cannot encode.
+  ///   store (NaN, a `UInt64` above `Int64.max`) or that JSON cannot encode; `SQLiteError`
+  ///   when a bind fails.
   public func encode<T: Encodable>(_ value: T) throws {
-    for index in values.indices { values[index] = .null }
+    if let target {
+      target.clearBindings()
+    } else {
+      for index in values.indices { values[index] = .null }
+    }
     cursor = 0
     try encodeDeferringErrors(value)
   }
 
-  /// Encodes one value straight into a statement's parameters: column `i` binds to
-  /// parameter `i + 1`, columns not encoded bind NULL. ``values`` is left untouched.
-  /// - Throws: as ``encode(_:)``, and `SQLiteError` when a bind fails.
-  func encode<T: Encodable>(_ value: T, bindingTo statement: Statement) throws {
-    statement.clearBindings()
-    target = statement
-    defer { target = nil }
-    cursor = 0
-    try encodeDeferringErrors(value)
-  }
-
-  /// Encodes `value`, then throws the first problem recorded where the `Encoder` API could
-  /// not throw.
   private func encodeDeferringErrors<T: Encodable>(_ value: T) throws {
     deferredError = nil
     defer { deferredError = nil }
@@ -92,8 +98,9 @@ public final class RowEncoder {
   }
 
   private func store(_ value: SQLiteValue, at index: Int) throws {
-    if let target {
-      try target.bindValue(value, at: Int32(index + 1))
+    if target != nil {
+      // Optional chaining borrows the statement; `if let` would retain it per column.
+      try target?.bindValue(value, at: Int32(index + 1))
     } else {
       values[index] = value
     }

@@ -320,7 +320,7 @@ extension Connection {
       }
     }
     return try withCachedStatement(sql, arguments) { statement in
-      let decoder = RowDecoder(ignoredProperties: table.ignored)
+      let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
       let row = statement.row
       var models: [M] = []
       while try statement.step() { models.append(try decoder.decode(M.self, from: row)) }

@@ -47,24 +47,34 @@ final class ModelTable {
         + keyCondition
   }
 
-  @exclusivity(unchecked) private var upsertStatement: Statement?
-  @exclusivity(unchecked) private var insertStatement: Statement?
+  /// A statement this table owns with an encoder that binds straight into it.
+  private final class Writer {
+    let statement: Statement
+    let encoder: RowEncoder
+    init(_ sql: String, columns: [String], db: Connection) throws {
+      statement = try db.prepare(sql)
+      encoder = RowEncoder(columns: columns, bindingTo: statement)
+    }
+  }
+
+  @exclusivity(unchecked) private var upsertWriter: Writer?
+  @exclusivity(unchecked) private var insertWriter: Writer?
 
   /// Encodes `model` straight into the UPSERT statement this table owns (no cache look-up
   /// by SQL text, no intermediate values) and runs it.
   func upsert(_ model: some Encodable, on db: Connection) throws {
-    let statement = try upsertStatement ?? db.prepare(upsertSQL)
-    upsertStatement = statement
-    try encoder.encode(model, bindingTo: statement)
-    try statement.execute()
+    let writer = try upsertWriter ?? Writer(upsertSQL, columns: encoder.columns, db: db)
+    upsertWriter = writer
+    try writer.encoder.encode(model)
+    try writer.statement.execute()
   }
 
   /// Encodes `model` straight into the INSERT statement and runs it.
   func insert(_ model: some Encodable, on db: Connection) throws {
-    let statement = try insertStatement ?? db.prepare(insertSQL)
-    insertStatement = statement
-    try encoder.encode(model, bindingTo: statement)
-    try statement.execute()
+    let writer = try insertWriter ?? Writer(insertSQL, columns: encoder.columns, db: db)
+    insertWriter = writer
+    try writer.encoder.encode(model)
+    try writer.statement.execute()
   }
 
   /// Binds the encoder's values at `positions` to parameters 1, 2, ...
