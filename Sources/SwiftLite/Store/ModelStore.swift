@@ -37,7 +37,7 @@ extension Connection {
         throw MigrationError.readOnlyConnection(table: name, strategy: plan.strategy.rawValue)
       }
     }
-    let table = ModelTable(schema: schema, ignored: M.ignoredProperties)
+    let table = try ModelTable(schema: schema, ignored: M.ignoredProperties, db: self)
     attachments[key] = table
     return table
   }
@@ -73,8 +73,8 @@ extension Connection {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
     let plan = try AutoMigration.plan(for: model, table: name, in: self)
     try AutoMigration.apply(plan, in: self)
-    attachments[AttachmentKey(type: ObjectIdentifier(model), name: name)] = ModelTable(
-      schema: try TableSchema(model, table: name), ignored: M.ignoredProperties)
+    attachments[AttachmentKey(type: ObjectIdentifier(model), name: name)] = try ModelTable(
+      schema: try TableSchema(model, table: name), ignored: M.ignoredProperties, db: self)
     return plan
   }
 
@@ -101,7 +101,7 @@ extension Connection {
   ///   violated constraint (a UNIQUE column other than the key, say).
   public func save<M: Model>(_ model: M, target: String? = nil) throws {
     let table = try modelTable(M.self, target: target)
-    try table.upsert(model, on: self)
+    try table.upsertWriter.write(model)
   }
 
   /// Saves many models in one transaction (a savepoint inside an open one), through one
@@ -111,7 +111,7 @@ extension Connection {
     let table = try modelTable(M.self, target: target)
     try savepoint { db in
       for model in models {
-        try table.upsert(model, on: db)
+        try table.upsertWriter.write(model)
       }
     }
   }
@@ -123,7 +123,7 @@ extension Connection {
   @discardableResult
   public func insert<M: Model>(_ model: M, target: String? = nil) throws -> Int64 {
     let table = try modelTable(M.self, target: target)
-    try table.insert(model, on: self)
+    try table.insertWriter.write(model)
     return lastInsertRowID
   }
 

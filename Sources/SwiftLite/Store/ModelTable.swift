@@ -17,7 +17,7 @@ final class ModelTable {
   let keyCondition: String
   let quotedName: String
 
-  init(schema: TableSchema, ignored: Set<String>) {
+  init(schema: TableSchema, ignored: Set<String>, db: Connection) throws {
     self.schema = schema
     self.ignored = ignored
     let names = schema.columns.map(\.name)
@@ -45,37 +45,31 @@ final class ModelTable {
       : "UPDATE " + quotedName + " SET "
         + otherPositions.map { quoted[$0] + " = ?" }.joined(separator: ", ") + " WHERE "
         + keyCondition
+    upsertWriter = try Writer(upsertSQL, columns: names, db: db)
+    insertWriter = try Writer(insertSQL, columns: names, db: db)
   }
 
-  /// A statement this table owns with an encoder that binds straight into it.
-  private final class Writer {
+  /// A statement this table owns with an encoder that binds straight into it: writing a
+  /// model looks nothing up by SQL text and builds no intermediate values.
+  final class Writer {
     let statement: Statement
     let encoder: RowEncoder
     init(_ sql: String, columns: [String], db: Connection) throws {
       statement = try db.prepare(sql)
       encoder = RowEncoder(columns: columns, bindingTo: statement)
     }
+
+    /// Encodes `model` into the statement's parameters and runs it.
+    func write(_ model: some Encodable) throws {
+      try encoder.encode(model)
+      try statement.execute()
+    }
   }
 
-  @exclusivity(unchecked) private var upsertWriter: Writer?
-  @exclusivity(unchecked) private var insertWriter: Writer?
-
-  /// Encodes `model` straight into the UPSERT statement this table owns (no cache look-up
-  /// by SQL text, no intermediate values) and runs it.
-  func upsert(_ model: some Encodable, on db: Connection) throws {
-    let writer = try upsertWriter ?? Writer(upsertSQL, columns: encoder.columns, db: db)
-    upsertWriter = writer
-    try writer.encoder.encode(model)
-    try writer.statement.execute()
-  }
-
-  /// Encodes `model` straight into the INSERT statement and runs it.
-  func insert(_ model: some Encodable, on db: Connection) throws {
-    let writer = try insertWriter ?? Writer(insertSQL, columns: encoder.columns, db: db)
-    insertWriter = writer
-    try writer.encoder.encode(model)
-    try writer.statement.execute()
-  }
+  /// INSERT OR ... ON CONFLICT DO UPDATE: `save`.
+  let upsertWriter: Writer
+  /// Plain INSERT: `insert`.
+  let insertWriter: Writer
 
   /// Binds the encoder's values at `positions` to parameters 1, 2, ...
   func bind(_ positions: [Int], to statement: Statement, startingAt first: Int32 = 1) throws {
