@@ -83,11 +83,21 @@ extension Workloads {
     raw: rawInsert)
 
   static func rawInsert(_ trial: Trial) -> Int64 {
-    let db = RawDatabase(path: trial.fixtures.freshDatabase())
+    rawInsert(
+      trial, into: trial.fixtures.freshDatabase(), Fixtures.insertSQL,
+      checksum: Fixtures.insertChecksumSQL)
+  }
+
+  /// Inserts every row of the fixtures through one prepared `insertSQL` (ten parameters),
+  /// in one transaction (BEGIN timed, COMMIT not), and returns `checksum`'s value.
+  static func rawInsert(
+    _ trial: Trial, into path: String, _ insertSQL: String, checksum: String
+  ) -> Int64 {
+    let db = RawDatabase(path: path)
     let v = trial.fixtures.values
     trial.time {
       db.execute("BEGIN")
-      let insert = db.prepare(Fixtures.insertSQL)
+      let insert = db.prepare(insertSQL)
       for base in stride(from: 0, to: trial.rows * 10, by: 10) {
         for column in 0..<10 {
           db.check(sqlite3_bind_int64(insert, Int32(column + 1), v[base + column]))
@@ -98,7 +108,7 @@ extension Workloads {
       sqlite3_finalize(insert)
     }
     db.execute("COMMIT")
-    return db.scalar(Fixtures.insertChecksumSQL)
+    return db.scalar(checksum)
   }
 
   /// Reads every column of every row in place, as `Int64`.

@@ -82,23 +82,7 @@ extension Workloads {
   }
 
   static func rawModelInsert(_ trial: Trial) throws -> Int64 {
-    let path = try modelDatabase(trial)
-    let db = RawDatabase(path: path)
-    let v = trial.fixtures.values
-    trial.time {
-      db.execute("BEGIN")
-      let insert = db.prepare(modelInsertSQL)
-      for base in stride(from: 0, to: trial.rows * 10, by: 10) {
-        for column in 0..<10 {
-          db.check(sqlite3_bind_int64(insert, Int32(column + 1), v[base + column]))
-        }
-        db.expect(sqlite3_step(insert), SQLITE_DONE)
-        sqlite3_reset(insert)
-      }
-      sqlite3_finalize(insert)
-    }
-    db.execute("COMMIT")
-    return db.scalar(modelChecksumSQL)
+    rawInsert(trial, into: try modelDatabase(trial), modelInsertSQL, checksum: modelChecksumSQL)
   }
 
   /// `db.insert(model)` per model, in one transaction (BEGIN timed, COMMIT not, as `insert`).
