@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import Synchronization
 
 /// One open SQLite database connection: the door to a database file.
 ///
@@ -26,6 +27,9 @@ public final class Connection {
   public let path: String
   private let cache: StatementCache
   private var isClosed = false
+  /// Whether the handle may still be interrupted: the one state another thread reads
+  /// (``interrupt()``), so ``close()`` turns it off under this lock before closing.
+  private let interruptible = Mutex(true)
   private var savepointCounter = 0
   private var traceHandler: ((String) -> Void)?
   /// Per-connection state of the layers above Core (the model tables already checked
@@ -107,7 +111,9 @@ public final class Connection {
     guard !isClosed else { return }
     cache.removeAll()
     attachments.removeAll()
+    interruptible.withLock { $0 = false }
     let code = sqlite3_close(handle)
+    if code != SQLITE_OK { interruptible.withLock { $0 = true } }
     if code == SQLITE_BUSY {
       var open: [String] = []
       var statement = sqlite3_next_stmt(handle, nil)
@@ -335,7 +341,9 @@ public final class Connection {
   /// `.interrupt`. This is the one call that may come from another thread, and only while
   /// the connection is open; ``DatabaseQueue/interrupt()`` wraps it safely.
   public func interrupt() {
-    if !isClosed { sqlite3_interrupt(handle) }
+    interruptible.withLock { open in
+      if open { sqlite3_interrupt(handle) }
+    }
   }
 
   /// The journal mode now in force.
