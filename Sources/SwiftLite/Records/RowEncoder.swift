@@ -22,7 +22,7 @@ public final class RowEncoder {
   private let target: Statement?
   /// A problem found where the `Encoder` API cannot throw (a nested container asked for),
   /// thrown once the value has finished encoding.
-  private var deferredError: EncodingError?
+  @exclusivity(unchecked) private var deferredError: EncodingError?
   private lazy var json: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -67,10 +67,17 @@ public final class RowEncoder {
   }
 
   private func encodeDeferringErrors<T: Encodable>(_ value: T) throws {
-    deferredError = nil
-    defer { deferredError = nil }
-    try value.encode(to: Adapter(encoder: self))
-    if let deferredError { throw deferredError }
+    // `deferredError` is nil between calls; it is only touched when set, off the hot path.
+    do {
+      try value.encode(to: Adapter(encoder: self))
+    } catch {
+      deferredError = nil
+      throw error
+    }
+    if deferredError != nil, let error = deferredError {
+      deferredError = nil
+      throw error
+    }
   }
 
   /// Records that a model asked for a container a row cannot hold (the `Encoder` methods
