@@ -1,5 +1,6 @@
 import Foundation
 import SwiftLite
+import Synchronization
 
 /// A data access object for the `user` table, written by hand on SwiftLite's
 /// `DatabaseQueue`, `Connection` and `Row`.
@@ -52,21 +53,20 @@ public final class UserDAO: Sendable {
 
   // MARK: The shared instance
 
-  // Guarded by `sharedLock`: the only mutable state of this type.
-  nonisolated(unsafe) private static var sharedInstance: UserDAO?
-  private static let sharedLock = NSLock()
+  // The only mutable state of this type, behind a lock the compiler checks.
+  private static let sharedInstance = Mutex<UserDAO?>(nil)
 
   /// The shared DAO. The first use opens `UserList.sqlite` in the current directory,
   /// unless ``configure(directory:)`` chose another directory before.
   /// - Throws: `SQLiteError` when the file cannot be opened (the next use tries again).
   public static var shared: UserDAO {
     get throws {
-      sharedLock.lock()
-      defer { sharedLock.unlock() }
-      if let sharedInstance { return sharedInstance }
-      let dao = try UserDAO()
-      sharedInstance = dao
-      return dao
+      try sharedInstance.withLock { instance in
+        if let instance { return instance }
+        let dao = try UserDAO()
+        instance = dao
+        return dao
+      }
     }
   }
 
@@ -79,9 +79,7 @@ public final class UserDAO: Sendable {
   @discardableResult
   public static func configure(directory: String) throws -> UserDAO {
     let dao = try UserDAO(directory: directory)
-    sharedLock.lock()
-    defer { sharedLock.unlock() }
-    sharedInstance = dao
+    sharedInstance.withLock { $0 = dao }
     return dao
   }
 
