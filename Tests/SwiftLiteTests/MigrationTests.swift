@@ -1507,3 +1507,49 @@ final class MigrationEdgeTests: ModelTestCase {
     XCTAssertFalse(try db.needsMigration(Reordered.self))
   }
 }
+
+private struct Journal: Model, Equatable {
+  var id: Int64
+  var note: String?
+  static let primaryKey = ["id"]
+}
+
+private struct JournalWithoutNote: Model, Equatable {
+  var id: Int64
+  static let tableName = "Journal"
+  static let primaryKey = ["id"]
+}
+
+final class MigrationRaceTests: ModelTestCase {
+  /// A value written by another connection between planning and applying must not be
+  /// dropped: migrate plans again inside its write transaction.
+  func testAValueWrittenAfterPlanningIsNotDropped() throws {
+    do {
+      let db = try open()
+      try db.save([Journal(id: 1, note: nil), Journal(id: 2, note: nil)])
+      try db.close()
+    }
+    let migrating = try open()
+    let other = try open()
+    var wroteInBetween = false
+    migrating.trace = { sql in
+      guard sql.hasPrefix("BEGIN IMMEDIATE"), !wroteInBetween else { return }
+      wroteInBetween = true
+      // The first plan saw an empty column; another writer fills it before the lock.
+      do {
+        try other.run("UPDATE Journal SET note = 'kept' WHERE id = 2")
+      } catch {
+        XCTFail("the other writer failed: \(error)")
+      }
+    }
+    XCTAssertTrue(try migrating.migrationPlan(for: JournalWithoutNote.self).strategy == .rebuild)
+    let error = thrownError(MigrationError.self) {
+      try migrating.migrate(JournalWithoutNote.self)
+    }
+    XCTAssertTrue(wroteInBetween)
+    XCTAssertEqual(error, .wouldLoseData(table: "Journal", column: "note", rows: 1))
+    XCTAssertEqual(
+      try open().findAll(Journal.self, orderBy: "id"),
+      [Journal(id: 1, note: nil), Journal(id: 2, note: "kept")])
+  }
+}

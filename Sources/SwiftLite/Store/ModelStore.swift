@@ -27,12 +27,12 @@ extension Connection {
       return unsafeDowncast(table, to: ModelTable.self)
     }
     let schema = try TableSchema(model, table: name)
-    let plan = try AutoMigration.plan(for: model, table: name, in: self)
     do {
-      try AutoMigration.apply(plan, in: self)
+      try AutoMigration.migrate(model, table: name, in: self)
     } catch let error as SQLiteError where error.code == .readOnly {
-      // The table already matches; only SwiftLite's record of it was to be written (a table
-      // made by hand). A read-only connection (DatabaseQueue.read) uses it without that.
+      // When the table already matches, only SwiftLite's record of it was to be written (a
+      // table made by hand): a read-only connection (DatabaseQueue.read) uses it without.
+      let plan = try AutoMigration.plan(for: model, table: name, in: self)
       guard plan.strategy == .none else {
         throw MigrationError.readOnlyConnection(table: name, strategy: plan.strategy.rawValue)
       }
@@ -71,8 +71,7 @@ extension Connection {
   @discardableResult
   public func migrate<M: Model>(_ model: M.Type, target: String? = nil) throws -> MigrationPlan {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    let plan = try AutoMigration.plan(for: model, table: name, in: self)
-    try AutoMigration.apply(plan, in: self)
+    let plan = try AutoMigration.migrate(model, table: name, in: self)
     attachments[AttachmentKey(type: ObjectIdentifier(model), name: name)] = try ModelTable(
       schema: try TableSchema(model, table: name), ignored: M.ignoredProperties, db: self)
     return plan
