@@ -414,3 +414,15 @@ final class DateRangeTests: XCTestCase {
     XCTAssertEqual(try db.query("SELECT d FROM t").map { try $0.get(Date.self, at: 0) }, edges)
   }
 }
+
+final class FloatReadingTests: XCTestCase {
+  func testFloatReadsIntegersOnlyWhenExact() throws {
+    let db = try Connection.inMemory()
+    let row = try XCTUnwrap(db.queryFirst("SELECT 16777216, 16777217, 2.5"))
+    XCTAssertEqual(try row.get(Float.self, at: 0), 16_777_216)
+    XCTAssertThrowsError(try row.get(Float.self, at: 1)) { error in
+      XCTAssertTrue("\(error)".contains("INTEGER 16777217"), "\(error)")
+    }
+    XCTAssertEqual(try row.get(Float.self, at: 2), 2.5)
+  }
+}

@@ -90,9 +90,15 @@ extension Float: SQLiteValueConvertible {
   /// `.real`, refusing NaN.
   /// - Throws: `SQLiteError` (`.mismatch`) for NaN.
   public func sqliteValue() throws -> SQLiteValue { try Double(self).sqliteValue() }
-  /// From what `Double` reads, narrowed to `Float`; `nil` for a finite value beyond
+  /// From REAL, narrowed to `Float`, or from INTEGER when exactly representable (up to
+  /// 2^24, as `Double` reads INTEGER up to 2^53); `nil` for a finite value beyond
   /// `Float`'s range (it would silently become infinity).
   public init?(sqliteValue: SQLiteValue) {
+    if case .integer(let integer) = sqliteValue {
+      guard let exact = Float(exactly: integer) else { return nil }
+      self = exact
+      return
+    }
     guard let value = Double(sqliteValue: sqliteValue) else { return nil }
     let narrowed = Float(value)
     guard narrowed.isFinite || !value.isFinite else { return nil }
