@@ -1553,3 +1553,55 @@ final class MigrationRaceTests: ModelTestCase {
       [Journal(id: 1, note: nil), Journal(id: 2, note: "kept")])
   }
 }
+
+// MARK: Adversarial: STRICT type changes
+
+private struct Reading: Model, Equatable {
+  var id: Int64
+  var value: Double
+  static let primaryKey = ["id"]
+  static let isStrict = true
+}
+
+private struct ReadingAsInt: Model, Equatable {
+  var id: Int64
+  var value: Int?
+  static let tableName = "Reading"
+  static let primaryKey = ["id"]
+  static let isStrict = true
+}
+
+private struct ReadingAsLossyInt: Model, Equatable {
+  var id: Int64
+  var value: Int?
+  static let tableName = "Reading"
+  static let primaryKey = ["id"]
+  static let isStrict = true
+  static let lossyConvertibleColumns: Set<String> = ["value"]
+}
+
+final class MigrationAdversarialTests: ModelTestCase {
+  /// A STRICT table refuses, at the copy, a value that does not convert: the change must
+  /// still be reported as lossy (naming lossyConvertibleColumns), and permitted when declared.
+  func testStrictTableLossyTypeChangeIsReportedThenPermitted() throws {
+    let db = try open()
+    try db.save([Reading(id: 1, value: 2), Reading(id: 2, value: 2.5)])
+    let before = try db.snapshot()
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { try db.migrate(ReadingAsInt.self) },
+      .lossyTypeChange(table: "Reading", column: "value", newType: "INTEGER"))
+    XCTAssertEqual(try db.snapshot(), before)
+
+    try db.migrate(ReadingAsLossyInt.self)
+    XCTAssertEqual(
+      try open().findAll(ReadingAsLossyInt.self, orderBy: "id"),
+      [ReadingAsLossyInt(id: 1, value: 2), ReadingAsLossyInt(id: 2, value: nil)])
+    XCTAssertEqual(
+      try db.scalar(Bool.self, "SELECT strict FROM pragma_table_list('Reading')"), true)
+    XCTAssertFalse(
+      try SchemaInspector(db).tableNames().contains {
+        $0.hasPrefix("swiftlite_") && $0 != "swiftlite_schema"
+      })
+    XCTAssertEqual(try db.scalar(String.self, "PRAGMA integrity_check"), "ok")
+  }
+}

@@ -230,11 +230,31 @@ public enum AutoMigration {
       strategy = .rebuild
       let temporary = "swiftlite_new_" + table
       let quotedTemporary = SQLIdentifier.quote(temporary)
-      steps.append(.init(desired.createTableSQL(as: temporary), "create the new table"))
+      // A STRICT table refuses a value that does not convert at the INSERT itself, before
+      // the checks below could report it as a lossy change (or set it to NULL when that is
+      // permitted): retyped values are converted in a table that is not STRICT first.
+      let staged = desired.isStrict && retyped.contains { $0.acceptedClasses != nil }
+      let converting = staged ? "swiftlite_stage_" + table : temporary
+      let quotedConverting = SQLIdentifier.quote(converting)
+      if staged {
+        var loose = desired
+        loose.isStrict = false
+        loose.autoIncrement = false
+        loose.foreignKeys = []
+        for index in loose.columns.indices where loose.columns[index].type == "ANY" {
+          loose.columns[index].type = "BLOB"  // no affinity: values stay as they are
+        }
+        steps.append(
+          .init(
+            loose.createTableSQL(as: converting),
+            "create a table that is not STRICT to convert the values in"))
+      } else {
+        steps.append(.init(desired.createTableSQL(as: temporary), "create the new table"))
+      }
       let copied = sources.filter { target, _ in !added.contains { $0.name == target.name } }
       steps.append(
         .init(
-          "INSERT INTO " + quotedTemporary + " ("
+          "INSERT INTO " + quotedConverting + " ("
             + copied.map { SQLIdentifier.quote($0.target.name) }.joined(separator: ", ")
             + ") SELECT " + copied.map { SQLIdentifier.quote($0.source) }.joined(separator: ", ")
             + " FROM " + quotedTable,
@@ -248,13 +268,13 @@ public enum AutoMigration {
         if lossy.contains(column.name) {
           steps.append(
             .init(
-              "UPDATE " + quotedTemporary + " SET " + SQLIdentifier.quote(column.name) + " = NULL"
+              "UPDATE " + quotedConverting + " SET " + SQLIdentifier.quote(column.name) + " = NULL"
                 + wrongClass,
               "set values of \(column.name) that are not \(column.type) to NULL (permitted)"))
         } else {
           steps.append(
             .init(
-              "SELECT 1 FROM " + quotedTemporary + wrongClass + " LIMIT 1",
+              "SELECT 1 FROM " + quotedConverting + wrongClass + " LIMIT 1",
               "check every value of \(column.name) converted to \(column.type)",
               failure: .lossyTypeChange(table: table, column: column.name, newType: column.type)))
           // Some conversions keep the class but round: an integer above 2^53 made REAL, a
@@ -275,6 +295,16 @@ public enum AutoMigration {
                 failure: .lossyTypeChange(table: table, column: column.name, newType: column.type)))
           }
         }
+      }
+      if staged {
+        let names = copied.map { SQLIdentifier.quote($0.target.name) }.joined(separator: ", ")
+        steps.append(.init(desired.createTableSQL(as: temporary), "create the new table"))
+        steps.append(
+          .init(
+            "INSERT INTO " + quotedTemporary + " (" + names + ") SELECT " + names + " FROM "
+              + quotedConverting,
+            "copy the converted rows into the STRICT table"))
+        steps.append(.init("DROP TABLE " + quotedConverting, "drop the conversion table"))
       }
       if desired.autoIncrement {
         // The new table's sequence starts from the largest copied key; a larger key once
