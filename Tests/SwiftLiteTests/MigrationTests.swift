@@ -1554,7 +1554,7 @@ final class MigrationRaceTests: ModelTestCase {
   }
 }
 
-// MARK: Adversarial: STRICT type changes
+// MARK: Adversarial: STRICT type changes, renamed parent keys
 
 private struct Reading: Model, Equatable {
   var id: Int64
@@ -1580,6 +1580,42 @@ private struct ReadingAsLossyInt: Model, Equatable {
   static let lossyConvertibleColumns: Set<String> = ["value"]
 }
 
+private struct Vendor: Model, Equatable {
+  var id: Int64
+  var code: String
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["code": [.unique]]
+}
+
+private struct VendorRenamed: Model, Equatable {
+  var id: Int64
+  var sku: String
+  var country: String?
+  static let tableName = "Vendor"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["sku": "code"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["sku": [.unique]]
+}
+
+private struct Supply: Model, Equatable {
+  var id: Int64
+  var vendorCode: String
+  static let primaryKey = ["id"]
+  static let foreignKeys = [
+    ForeignKey(["vendorCode"], references: "Vendor", ["code"], onDelete: .cascade)
+  ]
+}
+
+private struct SupplyOfRenamedVendor: Model, Equatable {
+  var id: Int64
+  var vendorCode: String
+  static let tableName = "Supply"
+  static let primaryKey = ["id"]
+  static let foreignKeys = [
+    ForeignKey(["vendorCode"], references: "Vendor", ["sku"], onDelete: .cascade)
+  ]
+}
+
 final class MigrationAdversarialTests: ModelTestCase {
   /// A STRICT table refuses, at the copy, a value that does not convert: the change must
   /// still be reported as lossy (naming lossyConvertibleColumns), and permitted when declared.
@@ -1603,5 +1639,36 @@ final class MigrationAdversarialTests: ModelTestCase {
         $0.hasPrefix("swiftlite_") && $0 != "swiftlite_schema"
       })
     XCTAssertEqual(try db.scalar(String.self, "PRAGMA integrity_check"), "ok")
+  }
+
+  /// Renaming a parent's column that a child's foreign key references: the child must
+  /// follow the rename (as ALTER TABLE RENAME COLUMN does) and keep its rows, and the
+  /// child model naming the new column then needs no migration.
+  func testRenamingAColumnAChildReferencesKeepsTheChild() throws {
+    let db = try open()
+    try db.save([Vendor(id: 1, code: "acme"), Vendor(id: 2, code: "bolt")])
+    try db.save([Supply(id: 10, vendorCode: "acme"), Supply(id: 11, vendorCode: "bolt")])
+    try db.close()
+
+    let later = try open()
+    let plan = try later.migrate(VendorRenamed.self)
+    XCTAssertEqual(plan.strategy, .rebuild)
+    XCTAssertEqual(
+      try later.findAll(VendorRenamed.self, orderBy: "id"),
+      [
+        VendorRenamed(id: 1, sku: "acme", country: nil),
+        VendorRenamed(id: 2, sku: "bolt", country: nil),
+      ])
+    XCTAssertEqual(try later.query("PRAGMA foreign_key_check").count, 0)
+    XCTAssertFalse(try later.needsMigration(SupplyOfRenamedVendor.self))
+    XCTAssertEqual(
+      try later.findAll(SupplyOfRenamedVendor.self, orderBy: "id"),
+      [
+        SupplyOfRenamedVendor(id: 10, vendorCode: "acme"),
+        SupplyOfRenamedVendor(id: 11, vendorCode: "bolt"),
+      ])
+    // The cascade still works through the renamed column.
+    try later.delete(VendorRenamed.self, id: 1)
+    XCTAssertEqual(try later.count(SupplyOfRenamedVendor.self), 1)
   }
 }

@@ -230,6 +230,62 @@ public enum AutoMigration {
       strategy = .rebuild
       let temporary = "swiftlite_new_" + table
       let quotedTemporary = SQLIdentifier.quote(temporary)
+      // A renamed column that another table's foreign key names is renamed in place first:
+      // ALTER TABLE RENAME COLUMN rewrites those references (the rebuild alone would leave
+      // them naming a column that no longer exists). The copy then reads the new name, and
+      // the children's recorded definitions follow the rewrite, so they need no rebuild.
+      var childKeys: [(child: String, parent: String, columns: [String])] = []
+      for child in try inspector.tablesReferencing(table)
+      where child.caseInsensitiveCompare(table) != .orderedSame {
+        var byID: [Int: (parent: String, columns: [(seq: Int, name: String)])] = [:]
+        for key in try db.query("PRAGMA foreign_key_list(" + SQLIdentifier.quote(child) + ")") {
+          let parent = try key.get(String.self, "table")
+          guard parent.caseInsensitiveCompare(table) == .orderedSame,
+            let column = try key.get(String?.self, "to")
+          else { continue }
+          byID[try key.get(Int.self, "id"), default: (parent, [])].columns.append(
+            (try key.get(Int.self, "seq"), column))
+        }
+        childKeys += byID.keys.sorted().compactMap { id in
+          byID[id].map { (child, $0.parent, $0.columns.sorted { $0.seq < $1.seq }.map(\.name)) }
+        }
+      }
+      let referenced = Set(childKeys.flatMap(\.columns).map { $0.lowercased() })
+      var renamedInPlace: [String: String] = [:]
+      sources = sources.map { target, source in
+        guard source != target.name, referenced.contains(source.lowercased()) else {
+          return (target, source)
+        }
+        steps.append(
+          .init(
+            "ALTER TABLE " + quotedTable + " RENAME COLUMN " + SQLIdentifier.quote(source)
+              + " TO " + SQLIdentifier.quote(target.name),
+            "rename column \(source) to \(target.name) in place, so that the foreign keys "
+              + "referencing it follow"))
+        renamedInPlace[source.lowercased()] = target.name
+        return (target, target.name)
+      }
+      if !renamedInPlace.isEmpty {
+        for key in childKeys
+        where key.columns.contains(where: { renamedInPlace[$0.lowercased()] != nil }) {
+          func clause(_ columns: [String]) -> String {
+            "REFERENCES " + SQLIdentifier.quote(key.parent) + " ("
+              + columns.map(SQLIdentifier.quote).joined(separator: ", ") + ")"
+          }
+          steps.append(
+            .init(
+              "UPDATE " + SQLIdentifier.quote(recordTable)
+                + " SET definition = replace(definition, ?1, ?2) WHERE table_name = ?3",
+              "record that the foreign key of \(key.child) follows the rename",
+              arguments: [
+                .text(clause(key.columns)),
+                .text(clause(key.columns.map { renamedInPlace[$0.lowercased()] ?? $0 })),
+                .text(key.child),
+              ]))
+        }
+      }
+      let currentSource = Dictionary(
+        sources.map { ($0.target.name, $0.source) }, uniquingKeysWith: { a, _ in a })
       // A STRICT table refuses a value that does not convert at the INSERT itself, before
       // the checks below could report it as a lossy change (or set it to NULL when that is
       // permitted): retyped values are converted in a table that is not STRICT first.
@@ -279,7 +335,7 @@ public enum AutoMigration {
               failure: .lossyTypeChange(table: table, column: column.name, newType: column.type)))
           // Some conversions keep the class but round: an integer above 2^53 made REAL, a
           // REAL made TEXT (15 significant digits). Compare with the old table's values.
-          let source = SQLIdentifier.quote(sourceOf[column.name] ?? column.name)
+          let source = SQLIdentifier.quote(currentSource[column.name] ?? column.name)
           let rounded: String? =
             switch column.type {
             case "REAL": "typeof(\(source)) = 'integer' AND CAST(\(source) AS REAL) <> \(source)"
