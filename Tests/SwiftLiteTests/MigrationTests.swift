@@ -1672,3 +1672,34 @@ final class MigrationAdversarialTests: ModelTestCase {
     XCTAssertEqual(try later.count(SupplyOfRenamedVendor.self), 1)
   }
 }
+
+private struct Memo: Model, Equatable {
+  var id: Int64
+  var text: String?
+  static let primaryKey = ["id"]
+}
+
+private struct MemoRequired: Model, Equatable {
+  var id: Int64
+  var text: String
+  static let tableName = "Memo"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["text": [.default("")]]
+}
+
+final class MigrationBackfillTests: ModelTestCase {
+  /// An optional property made required with a default: the rows where it was NULL take
+  /// the default, as a new column's rows would; without a default it stays refused.
+  func testOptionalMadeRequiredWithADefaultBackfillsTheNulls() throws {
+    let db = try open()
+    try db.save([Memo(id: 1, text: nil), Memo(id: 2, text: "kept")])
+    let plan = try db.migrate(MemoRequired.self)
+    XCTAssertEqual(
+      plan.changes,
+      ["column text became NOT NULL (NULLs take its default)", "column text default changed"])
+    XCTAssertEqual(
+      try open().findAll(MemoRequired.self, orderBy: "id"),
+      [MemoRequired(id: 1, text: ""), MemoRequired(id: 2, text: "kept")])
+    XCTAssertFalse(try db.needsMigration(MemoRequired.self))
+  }
+}

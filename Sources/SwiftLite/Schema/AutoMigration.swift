@@ -97,6 +97,7 @@ public enum AutoMigration {
     }
 
     var retyped: [ColumnDefinition] = []
+    var backfilled: Set<String> = []
     for (target, source) in sources {
       guard let old = stored.column(named: source) else { continue }
       if old.type != target.type {
@@ -105,8 +106,15 @@ public enum AutoMigration {
       }
       let isKey = desired.hasRowIDAlias && target.name == desired.primaryKey.first
       if old.isNotNull != target.isNotNull && !isKey {
+        // A column made NOT NULL with a default takes the default where it held NULL, as
+        // the rows of a new column do (the copy writes NULL explicitly otherwise, and fails).
+        let backfills = target.isNotNull && target.defaultSQL.map { $0 != "NULL" } == true
+        if backfills { backfilled.insert(target.name) }
         changes.append(
-          "column \(target.name) " + (target.isNotNull ? "became NOT NULL" : "became nullable"))
+          "column \(target.name) "
+            + (target.isNotNull
+              ? "became NOT NULL" + (backfills ? " (NULLs take its default)" : "")
+              : "became nullable"))
         rebuildReasons.append("not null")
       }
       if old.isUnique != target.isUnique {
@@ -312,7 +320,14 @@ public enum AutoMigration {
         .init(
           "INSERT INTO " + quotedConverting + " ("
             + copied.map { SQLIdentifier.quote($0.target.name) }.joined(separator: ", ")
-            + ") SELECT " + copied.map { SQLIdentifier.quote($0.source) }.joined(separator: ", ")
+            + ") SELECT "
+            + copied.map { target, source in
+              let column = SQLIdentifier.quote(source)
+              guard backfilled.contains(target.name), let value = target.defaultSQL else {
+                return column
+              }
+              return "coalesce(" + column + ", " + value + ")"
+            }.joined(separator: ", ")
             + " FROM " + quotedTable,
           "copy every row in one statement"
             + (rebuildReasons.contains("rename") ? ", carrying renamed columns across" : "")))
