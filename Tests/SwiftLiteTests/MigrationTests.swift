@@ -1703,3 +1703,46 @@ final class MigrationBackfillTests: ModelTestCase {
     XCTAssertFalse(try db.needsMigration(MemoRequired.self))
   }
 }
+
+private struct Entry: Model, Equatable {
+  var id: Int64
+  var name: String
+  static let primaryKey = ["id"]
+}
+
+private struct EntryRenamed: Model, Equatable {
+  var id: Int64
+  var title: String
+  static let tableName = "Entry"
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["title": "name"]
+}
+
+final class MigrationTriggerTests: ModelTestCase {
+  /// A trigger on the table that names a renamed column cannot be recreated as it was: the
+  /// migration must fail and change nothing, not commit and leave every write failing.
+  func testATriggerNamingARenamedColumnFailsTheMigrationInsteadOfEveryWrite() throws {
+    let db = try open()
+    try db.save([Entry(id: 1, name: "a")])
+    try db.execute("CREATE TABLE audit (what TEXT)")
+    try db.execute(
+      "CREATE TRIGGER entry_audit AFTER UPDATE ON Entry BEGIN "
+        + "INSERT INTO audit VALUES (NEW.name); END")
+    let before = try db.snapshot()
+    XCTAssertThrowsError(try db.migrate(EntryRenamed.self)) { error in
+      XCTAssertTrue("\(error)".contains("NEW.name"), "\(error)")
+    }
+    XCTAssertFalse(db.isInTransaction)
+    XCTAssertEqual(try db.snapshot(), before)
+    XCTAssertEqual(try db.findAll(Entry.self), [Entry(id: 1, name: "a")])
+
+    // With the trigger rewritten by the app, the migration goes through.
+    try db.execute("DROP TRIGGER entry_audit")
+    try db.migrate(EntryRenamed.self)
+    try db.execute(
+      "CREATE TRIGGER entry_audit AFTER UPDATE ON Entry BEGIN "
+        + "INSERT INTO audit VALUES (NEW.title); END")
+    try db.save(EntryRenamed(id: 1, title: "b"))
+    XCTAssertEqual(try db.scalar(String.self, "SELECT what FROM audit"), "b")
+  }
+}

@@ -405,6 +405,26 @@ public enum AutoMigration {
           "give the new table the old name"))
       steps += desired.indexes.map { .init(desired.createIndexSQL($0), "create index \($0.name)") }
       steps += triggers.map { .init($0, "recreate a trigger") }
+      if !triggers.isEmpty {
+        // A trigger is compiled only with a statement that fires it: one naming a removed
+        // or renamed column would let the migration commit and every later write fail.
+        // Statements that touch no row compile them now, inside the transaction.
+        let names = desired.columns.map { SQLIdentifier.quote($0.name) }
+        steps.append(
+          .init(
+            "INSERT INTO " + quotedTable + " (" + names.joined(separator: ", ") + ") SELECT "
+              + names.joined(separator: ", ") + " FROM " + quotedTable + " WHERE 0",
+            "check the recreated INSERT triggers compile against the new columns"))
+        steps.append(
+          .init(
+            "UPDATE " + quotedTable + " SET "
+              + names.map { $0 + " = " + $0 }.joined(separator: ", ") + " WHERE 0",
+            "check the recreated UPDATE triggers compile against the new columns"))
+        steps.append(
+          .init(
+            "DELETE FROM " + quotedTable + " WHERE 0",
+            "check the recreated DELETE triggers compile against the new columns"))
+      }
       steps.append(
         .init(
           "PRAGMA foreign_key_check(" + quotedTable + ")", "check foreign keys",
