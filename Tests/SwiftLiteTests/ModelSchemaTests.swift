@@ -708,3 +708,25 @@ final class ModelSchemaTests: ModelTestCase {
     XCTAssertTrue(try SchemaInspector(later).tableExists("order_chat \"1\"; --"))
   }
 }
+
+private struct NaNDefault: Model {
+  var id: Int64
+  var reading: Double?
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["reading": [.default(.real(.nan))]]
+}
+
+final class ModelSchemaDefaultTests: ModelTestCase {
+  /// `DEFAULT nan` is an identifier to SQLite, stored as the text 'nan' in every row that
+  /// takes the default (unreadable as a Double); SQLite cannot store NaN. Refuse it.
+  func testANaNDefaultIsRefusedNamingTheColumn() throws {
+    let error = thrownError(ModelError.self) { _ = try TableSchema(NaNDefault.self) }
+    guard case .invalidDeclaration(_, let reason)? = error else {
+      return XCTFail("expected invalidDeclaration, got \(String(describing: error))")
+    }
+    XCTAssertTrue(reason.contains("reading") && reason.contains("NaN"), reason)
+    let db = try open()
+    XCTAssertThrowsError(try db.save(NaNDefault(id: 1, reading: 1)))
+    XCTAssertEqual(try SchemaInspector(db).tableNames(), [])
+  }
+}

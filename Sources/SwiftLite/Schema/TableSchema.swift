@@ -161,7 +161,7 @@ public struct TableSchema: Sendable, Hashable {
     for name in declared.sorted() where !names.contains(name) {
       throw invalid("'\(name)' is named in the model's declarations but is not a stored property")
     }
-    let columns = properties.map { property -> ColumnDefinition in
+    let columns = try properties.map { property -> ColumnDefinition in
       var column = ColumnDefinition(
         name: property.name, type: "TEXT", isNotNull: !property.isOptional)
       switch property.kind {
@@ -172,6 +172,11 @@ public struct TableSchema: Sendable, Hashable {
         switch constraint {
         case .unique: column.isUnique = true
         case .notNull(let flag): column.isNotNull = flag
+        case .default(.real(let value)) where value.isNaN:
+          // `DEFAULT nan` would be read as the text 'nan'; SQLite has no NaN to store.
+          throw invalid(
+            "the default of '\(property.name)' is NaN, which SQLite cannot store; "
+              + "make the property optional with no default, or choose a number")
         case .default(let value): column.defaultSQL = value.sqlLiteral
         case .check(let expression): column.check = expression
         case .collate(let name): column.collation = name
