@@ -1746,3 +1746,28 @@ final class MigrationTriggerTests: ModelTestCase {
     XCTAssertEqual(try db.scalar(String.self, "SELECT what FROM audit"), "b")
   }
 }
+
+private struct Gauge: Model, Equatable {
+  var id: Int64
+  static let primaryKey = ["id"]
+}
+
+private struct GaugeWithNullDefault: Model, Equatable {
+  var id: Int64
+  var level: Int
+  static let tableName = "Gauge"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["level": [.default(nil)]]
+}
+
+final class MigrationNullDefaultTests: ModelTestCase {
+  /// `.default(nil)` gives a new NOT NULL column nothing for the existing rows: the
+  /// refusal must say so (notNullWithoutDefault), not surface a raw constraint failure.
+  func testANullDefaultIsNoDefaultForANewNotNullColumn() throws {
+    let db = try open()
+    try db.save([Gauge(id: 1)])
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { try db.migrate(GaugeWithNullDefault.self) },
+      .notNullWithoutDefault(table: "Gauge", column: "level"))
+  }
+}

@@ -203,7 +203,8 @@ public enum AutoMigration {
         throw MigrationError.wouldLoseData(table: table, column: column.name, rows: rows)
       }
     }
-    for column in added where column.isNotNull && column.defaultSQL == nil && hasRows {
+    for column in added
+    where column.isNotNull && (column.defaultSQL ?? "NULL") == "NULL" && hasRows {
       if desired.hasRowIDAlias && column.name == desired.primaryKey.first { continue }
       throw MigrationError.notNullWithoutDefault(table: table, column: column.name)
     }
