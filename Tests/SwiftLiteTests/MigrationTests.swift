@@ -1771,3 +1771,54 @@ final class MigrationNullDefaultTests: ModelTestCase {
       .notNullWithoutDefault(table: "Gauge", column: "level"))
   }
 }
+
+private struct Tag: Model, Equatable {
+  var code: String
+  var label: String
+  static let primaryKey = ["code"]
+}
+
+private struct TagRenamed: Model, Equatable {
+  var code: String
+  var title: String
+  static let tableName = "Tag"
+  static let primaryKey = ["code"]
+  static let renamedProperties = ["title": "label"]
+}
+
+private struct TagWithRowidColumn: Model, Equatable {
+  var code: String
+  var rowid: Int?
+  var name: String
+  static let tableName = "Tag"
+  static let primaryKey = ["code"]
+  static let renamedProperties = ["name": "title"]
+}
+
+final class MigrationRowIDTests: ModelTestCase {
+  /// A table whose key is not an integer still has rowids (insert returns them, an FTS
+  /// table may point at them): a rebuild must keep each row's rowid, not renumber them.
+  func testARebuildKeepsTheRowIDsOfATableWithoutAnIntegerKey() throws {
+    let db = try open()
+    try db.save([
+      Tag(code: "a", label: "A"), Tag(code: "b", label: "B"), Tag(code: "c", label: "C"),
+    ])
+    XCTAssertTrue(try db.delete(Tag.self, id: "a"))
+    let before = try db.query("SELECT rowid, code FROM Tag ORDER BY code").map {
+      "\(try $0.get(Int.self, at: 0)) \(try $0.get(String.self, at: 1))"
+    }
+    XCTAssertEqual(before, ["2 b", "3 c"])
+    XCTAssertEqual(try db.migrate(TagRenamed.self).strategy, .rebuild)
+    XCTAssertEqual(
+      try db.query("SELECT rowid, code FROM Tag ORDER BY code").map {
+        "\(try $0.get(Int.self, at: 0)) \(try $0.get(String.self, at: 1))"
+      }, before)
+
+    // A column named rowid hides that name: the rowid is still kept, under another.
+    try db.migrate(TagWithRowidColumn.self)
+    XCTAssertEqual(
+      try db.query("SELECT _rowid_, code FROM Tag ORDER BY code").map {
+        "\(try $0.get(Int.self, at: 0)) \(try $0.get(String.self, at: 1))"
+      }, before)
+  }
+}

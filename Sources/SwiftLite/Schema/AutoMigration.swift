@@ -317,11 +317,25 @@ public enum AutoMigration {
         steps.append(.init(desired.createTableSQL(as: temporary), "create the new table"))
       }
       let copied = sources.filter { target, _ in !added.contains { $0.name == target.name } }
+      // A table whose key is not an INTEGER alias still numbers its rows (insert returns
+      // the rowid; an FTS table may point at it): the copy keeps each row's rowid, under a
+      // name that no column hides, rather than numbering the rows afresh.
+      var keptRowID = ""
+      if !desired.hasRowIDAlias,
+        try db.scalar(
+          Bool.self,
+          "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE",
+          [table]) == false
+      {
+        let taken = Set((stored.columns + desired.columns).map { $0.name.lowercased() })
+        keptRowID =
+          ["rowid", "_rowid_", "oid"].first { !taken.contains($0) }.map { $0 + ", " } ?? ""
+      }
       steps.append(
         .init(
-          "INSERT INTO " + quotedConverting + " ("
+          "INSERT INTO " + quotedConverting + " (" + keptRowID
             + copied.map { SQLIdentifier.quote($0.target.name) }.joined(separator: ", ")
-            + ") SELECT "
+            + ") SELECT " + keptRowID
             + copied.map { target, source in
               let column = SQLIdentifier.quote(source)
               guard backfilled.contains(target.name), let value = target.defaultSQL else {
@@ -373,8 +387,8 @@ public enum AutoMigration {
         steps.append(.init(desired.createTableSQL(as: temporary), "create the new table"))
         steps.append(
           .init(
-            "INSERT INTO " + quotedTemporary + " (" + names + ") SELECT " + names + " FROM "
-              + quotedConverting,
+            "INSERT INTO " + quotedTemporary + " (" + keptRowID + names + ") SELECT " + keptRowID
+              + names + " FROM " + quotedConverting,
             "copy the converted rows into the STRICT table"))
         steps.append(.init("DROP TABLE " + quotedConverting, "drop the conversion table"))
       }
