@@ -1822,3 +1822,40 @@ final class MigrationRowIDTests: ModelTestCase {
       }, before)
   }
 }
+
+private struct Account: Model, Equatable {
+  var id: Int64
+  var userID: String
+  var nickName: String?
+  static let primaryKey = ["id"]
+}
+
+private struct AccountRecased: Model, Equatable {
+  var id: Int64
+  var userId: String
+  var nickname: String?
+  static let tableName = "Account"
+  static let primaryKey = ["id"]
+}
+
+final class MigrationCaseTests: ModelTestCase {
+  /// SQLite's column names ignore ASCII case: a property renamed only in case (userID ->
+  /// userId) is the same column. It must keep its values, not be refused as a removed
+  /// column whose fix (droppableColumns) would drop them.
+  func testAPropertyRenamedOnlyInCaseKeepsItsValues() throws {
+    let db = try open()
+    try db.save([
+      Account(id: 1, userID: "u1", nickName: "Ann"), Account(id: 2, userID: "u2", nickName: nil),
+    ])
+    try db.migrate(AccountRecased.self)
+    let reopened = try open()
+    XCTAssertEqual(try reopened.columnNames("Account"), ["id", "userId", "nickname"])
+    XCTAssertEqual(
+      try reopened.findAll(AccountRecased.self, orderBy: "id"),
+      [
+        AccountRecased(id: 1, userId: "u1", nickname: "Ann"),
+        AccountRecased(id: 2, userId: "u2", nickname: nil),
+      ])
+    XCTAssertFalse(try reopened.needsMigration(AccountRecased.self))
+  }
+}

@@ -74,13 +74,23 @@ public enum AutoMigration {
     var sources: [(target: ColumnDefinition, source: String)] = []
     var added: [ColumnDefinition] = []
     let storedNames = Set(stored.columns.map(\.name))
-    let desiredNames = Set(desired.columns.map(\.name))
+    // SQLite's names ignore ASCII case: a stored column whose name differs only in case
+    // is the same column, renamed (userID -> userId), not one removed and one added.
+    let storedByFoldedName = Dictionary(
+      stored.columns.map { ($0.name.asciiCaseFolded, $0.name) }, uniquingKeysWith: { a, _ in a })
+    let desiredFoldedNames = Set(desired.columns.map(\.name.asciiCaseFolded))
+    func renamedSource(of name: String) -> String? {
+      if let declared = renamed[name], let old = storedByFoldedName[declared.asciiCaseFolded],
+        !desiredFoldedNames.contains(old.asciiCaseFolded)
+      {
+        return old
+      }
+      return storedByFoldedName[name.asciiCaseFolded]
+    }
     for column in desired.columns {
       if storedNames.contains(column.name) {
         sources.append((column, column.name))
-      } else if let old = renamed[column.name], storedNames.contains(old),
-        !desiredNames.contains(old)
-      {
+      } else if let old = renamedSource(of: column.name) {
         sources.append((column, old))
         changes.append("column \(old) renamed to \(column.name)")
         rebuildReasons.append("rename")
@@ -245,11 +255,11 @@ public enum AutoMigration {
       // the children's recorded definitions follow the rewrite, so they need no rebuild.
       var childKeys: [(child: String, parent: String, columns: [String])] = []
       for child in try inspector.tablesReferencing(table)
-      where child.caseInsensitiveCompare(table) != .orderedSame {
+      where child.asciiCaseFolded != table.asciiCaseFolded {
         var byID: [Int: (parent: String, columns: [(seq: Int, name: String)])] = [:]
         for key in try db.query("PRAGMA foreign_key_list(" + SQLIdentifier.quote(child) + ")") {
           let parent = try key.get(String.self, "table")
-          guard parent.caseInsensitiveCompare(table) == .orderedSame,
+          guard parent.asciiCaseFolded == table.asciiCaseFolded,
             let column = try key.get(String?.self, "to")
           else { continue }
           byID[try key.get(Int.self, "id"), default: (parent, [])].columns.append(
@@ -259,10 +269,10 @@ public enum AutoMigration {
           byID[id].map { (child, $0.parent, $0.columns.sorted { $0.seq < $1.seq }.map(\.name)) }
         }
       }
-      let referenced = Set(childKeys.flatMap(\.columns).map { $0.lowercased() })
+      let referenced = Set(childKeys.flatMap(\.columns).map(\.asciiCaseFolded))
       var renamedInPlace: [String: String] = [:]
       sources = sources.map { target, source in
-        guard source != target.name, referenced.contains(source.lowercased()) else {
+        guard source != target.name, referenced.contains(source.asciiCaseFolded) else {
           return (target, source)
         }
         steps.append(
@@ -271,12 +281,12 @@ public enum AutoMigration {
               + " TO " + SQLIdentifier.quote(target.name),
             "rename column \(source) to \(target.name) in place, so that the foreign keys "
               + "referencing it follow"))
-        renamedInPlace[source.lowercased()] = target.name
+        renamedInPlace[source.asciiCaseFolded] = target.name
         return (target, target.name)
       }
       if !renamedInPlace.isEmpty {
         for key in childKeys
-        where key.columns.contains(where: { renamedInPlace[$0.lowercased()] != nil }) {
+        where key.columns.contains(where: { renamedInPlace[$0.asciiCaseFolded] != nil }) {
           func clause(_ columns: [String]) -> String {
             "REFERENCES " + SQLIdentifier.quote(key.parent) + " ("
               + columns.map(SQLIdentifier.quote).joined(separator: ", ") + ")"
@@ -288,7 +298,7 @@ public enum AutoMigration {
               "record that the foreign key of \(key.child) follows the rename",
               arguments: [
                 .text(clause(key.columns)),
-                .text(clause(key.columns.map { renamedInPlace[$0.lowercased()] ?? $0 })),
+                .text(clause(key.columns.map { renamedInPlace[$0.asciiCaseFolded] ?? $0 })),
                 .text(key.child),
               ]))
         }
@@ -327,7 +337,7 @@ public enum AutoMigration {
           "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE",
           [table]) == false
       {
-        let taken = Set((stored.columns + desired.columns).map { $0.name.lowercased() })
+        let taken = Set((stored.columns + desired.columns).map(\.name.asciiCaseFolded))
         keptRowID =
           ["rowid", "_rowid_", "oid"].first { !taken.contains($0) }.map { $0 + ", " } ?? ""
       }
@@ -556,5 +566,14 @@ public enum AutoMigration {
       String.self,
       "SELECT definition FROM " + SQLIdentifier.quote(recordTable) + " WHERE table_name = ?",
       [table])
+  }
+}
+
+extension String {
+  /// The name with ASCII letters lower-cased, as SQLite compares identifiers (other
+  /// letters are compared exactly: `É` and `é` are different names to SQLite).
+  var asciiCaseFolded: String {
+    String(
+      decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
   }
 }
