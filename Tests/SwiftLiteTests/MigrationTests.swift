@@ -1859,3 +1859,28 @@ final class MigrationCaseTests: ModelTestCase {
     XCTAssertFalse(try reopened.needsMigration(AccountRecased.self))
   }
 }
+
+private struct MemoRequiredWithoutDefault: Model, Equatable {
+  var id: Int64
+  var text: String
+  static let tableName = "Memo"
+  static let primaryKey = ["id"]
+}
+
+final class MigrationMessageTests: ModelTestCase {
+  /// A violated constraint is reported on the model's table, not on the rebuild's
+  /// internal copy (`swiftlite_new_<table>`) that the user never made.
+  func testAConstraintFailureNamesTheTableNotTheInternalCopy() throws {
+    let db = try open()
+    try db.save([Memo(id: 1, text: nil)])
+    let error = thrownError(MigrationError.self) {
+      try db.migrate(MemoRequiredWithoutDefault.self)
+    }
+    guard case .constraintViolated(let table, _, let message)? = error else {
+      return XCTFail("expected constraintViolated, got \(String(describing: error))")
+    }
+    XCTAssertEqual(table, "Memo")
+    XCTAssertTrue(message.contains("Memo.text"), message)
+    XCTAssertFalse(message.contains("swiftlite_"), message)
+  }
+}

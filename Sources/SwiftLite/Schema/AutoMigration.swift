@@ -549,8 +549,14 @@ public enum AutoMigration {
             try db.run(step.sql, StatementArguments(step.arguments))
           }
         } catch let error as SQLiteError where error.isConstraintViolation {
+          // SQLite names the rebuild's copy (or conversion table), which the user never
+          // made: the rows are the table's.
+          var message = error.message
+          for prefix in ["swiftlite_new_", "swiftlite_stage_"] {
+            message = message.replacingOccurrences(of: prefix + plan.table, with: plan.table)
+          }
           throw MigrationError.constraintViolated(
-            table: plan.table, step: step.reason, message: error.message)
+            table: plan.table, step: step.reason, message: message)
         }
       }
       return plan
