@@ -730,3 +730,51 @@ final class ModelSchemaDefaultTests: ModelTestCase {
     XCTAssertEqual(try SchemaInspector(db).tableNames(), [])
   }
 }
+
+/// A hand-written Codable that decodes optionals with `decode(T?.self, forKey:)`, as many
+/// do, instead of `decodeIfPresent`.
+private struct ExplicitOptionals: Model, Equatable {
+  var id: Int64
+  var score: Double?
+  var tags: [String]?
+  static let primaryKey = ["id"]
+  enum CodingKeys: String, CodingKey { case id, score, tags }
+  init(id: Int64, score: Double?, tags: [String]?) {
+    self.id = id
+    self.score = score
+    self.tags = tags
+  }
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int64.self, forKey: .id)
+    score = try container.decode(Double?.self, forKey: .score)
+    tags = try container.decode([String]?.self, forKey: .tags)
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(score, forKey: .score)
+    try container.encode(tags, forKey: .tags)
+  }
+}
+
+final class ModelSchemaOptionalTests: ModelTestCase {
+  /// `decode(Double?.self, forKey:)` declares an optional just as `decodeIfPresent` does:
+  /// the column is nullable, and nil is stored as NULL (not as the JSON text 'null').
+  func testOptionalsDecodedExplicitlyAreNullable() throws {
+    let schema = try TableSchema(ExplicitOptionals.self)
+    XCTAssertEqual(schema.column(named: "score")?.isNotNull, false)
+    XCTAssertEqual(schema.column(named: "score")?.type, "REAL")
+    XCTAssertEqual(schema.column(named: "tags")?.isNotNull, false)
+    let db = try open()
+    let models = [
+      ExplicitOptionals(id: 1, score: nil, tags: nil),
+      ExplicitOptionals(id: 2, score: 0.5, tags: ["a"]),
+    ]
+    try db.save(models)
+    XCTAssertEqual(
+      try db.dump("ExplicitOptionals"),
+      ["INTEGER:1|NULL:NULL|NULL:NULL", "INTEGER:2|REAL:0.5|TEXT:'[\"a\"]'"])
+    XCTAssertEqual(try db.findAll(ExplicitOptionals.self, orderBy: "id"), models)
+  }
+}

@@ -135,6 +135,11 @@ public final class RowDecoder {
       if let value = convertible.init(sqliteValue: stored) as? T { return value }
       throw row.mismatch(T.self, stored, at: index)
     }
+    if case .null = stored, let optional = T.self as? any OptionalValue.Type,
+      let none = optional.nilValue as? T
+    {
+      return none  // `decode(T?.self, forKey:)` of a NULL
+    }
     guard case .text(let text) = stored else {
       throw row.mismatch(T.self, stored, at: index)
     }

@@ -142,6 +142,11 @@ public final class RowEncoder {
       try store(convert(convertible, key), at: index)
       return
     }
+    if let optional = value as? any OptionalValue, optional.isNil {
+      // `encode(T?.none, forKey:)`: NULL, not the JSON text 'null'.
+      try store(.null, at: index)
+      return
+    }
     let text: String
     do {
       text = String(decoding: try json.encode(value), as: UTF8.self)

@@ -75,11 +75,13 @@ struct SchemaProbe {
 
     func record(_ name: String, _ type: Any.Type, optional: Bool) {
       guard seen.insert(name).inserted else { return }
+      // `decode(T?.self, forKey:)` declares an optional as `decodeIfPresent` does.
+      let wrapped = (type as? any OptionalValue.Type)?.wrappedType
       properties.append(
         Property(
           name: name, kind: SchemaProbe.kind(of: type),
-          isOptional: optional || askedNil.contains(name),
-          typeName: String(describing: type)))
+          isOptional: optional || wrapped != nil || askedNil.contains(name),
+          typeName: String(describing: wrapped ?? type)))
     }
 
     func placeholder<T: Decodable>(_ type: T.Type, for key: String) throws -> T {
@@ -257,4 +259,20 @@ struct SchemaProbe {
       return value
     }
   }
+}
+
+/// `Optional`, seen through a type-erased `Any.Type` or value.
+protocol OptionalValue {
+  /// The wrapped type.
+  static var wrappedType: Any.Type { get }
+  /// `nil` of this optional type.
+  static var nilValue: Self { get }
+  /// Whether the value is `nil`.
+  var isNil: Bool { get }
+}
+
+extension Optional: OptionalValue {
+  static var wrappedType: Any.Type { Wrapped.self }
+  static var nilValue: Self { nil }
+  var isNil: Bool { self == nil }
 }
