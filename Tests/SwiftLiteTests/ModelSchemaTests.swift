@@ -778,3 +778,34 @@ final class ModelSchemaOptionalTests: ModelTestCase {
     XCTAssertEqual(try db.findAll(ExplicitOptionals.self, orderBy: "id"), models)
   }
 }
+
+/// A model whose init(from:) validates what it decodes, as real models do.
+private struct ValidatedEmail: Model {
+  var id: Int64
+  var email: String
+  static let primaryKey = ["id"]
+  enum CodingKeys: String, CodingKey { case id, email }
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int64.self, forKey: .id)
+    email = try container.decode(String.self, forKey: .email)
+    guard email.contains("@") else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .email, in: container, debugDescription: "not an email")
+    }
+  }
+}
+
+final class ModelSchemaProbeErrorTests: ModelTestCase {
+  /// The schema is inferred by decoding placeholder values; an init(from:) that refuses
+  /// them must be told so, not that it should "decode with a keyed container", which it does.
+  func testAValidatingInitIsToldItRefusedThePlaceholders() throws {
+    let error = thrownError(ModelError.self) { _ = try TableSchema(ValidatedEmail.self) }
+    guard case .cannotInferType(_, let property, _, let hint)? = error else {
+      return XCTFail("expected cannotInferType, got \(String(describing: error))")
+    }
+    XCTAssertEqual(property, "email")
+    XCTAssertFalse(hint.contains("keyed container"), hint)
+    XCTAssertTrue(hint.contains("placeholder") && hint.contains("not an email"), hint)
+  }
+}

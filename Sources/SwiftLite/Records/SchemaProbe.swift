@@ -28,10 +28,17 @@ struct SchemaProbe {
     } catch let error as ModelError {
       throw error
     } catch {
+      guard let last = recorder.properties.last?.name else {
+        throw ModelError.cannotInferType(
+          model: recorder.model, property: "?", type: "\(T.self)",
+          hint: "the type must decode with a keyed container (synthesized Codable): \(error)")
+      }
+      // The keyed container was used: the type's own init(from:) refused a placeholder.
       throw ModelError.cannotInferType(
-        model: recorder.model, property: recorder.properties.last?.name ?? "?",
-        type: "\(T.self)",
-        hint: "the type must decode with a keyed container (synthesized Codable): \(error)")
+        model: recorder.model, property: last, type: "\(T.self)",
+        hint: "its init(from:) threw on the placeholder values the columns are inferred with "
+          + "(0, \"\", empty collections, the first case): \(error); it must accept them "
+          + "(validate after decoding instead)")
     }
     return recorder.properties
   }
