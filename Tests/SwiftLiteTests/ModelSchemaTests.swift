@@ -809,3 +809,77 @@ final class ModelSchemaProbeErrorTests: ModelTestCase {
     XCTAssertTrue(hint.contains("placeholder") && hint.contains("not an email"), hint)
   }
 }
+
+private enum PlainMood: String, Codable, CaseIterable { case happy, sad }
+private enum ConvertibleMood: String, Codable, CaseIterable, SQLiteValueConvertible {
+  case happy, sad
+}
+
+private struct Email: Codable, Equatable {
+  let address: String
+  init(_ address: String) { self.address = address }
+  init(from decoder: any Decoder) throws {
+    address = try decoder.singleValueContainer().decode(String.self)
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(address)
+  }
+}
+
+private struct DiaryWithPlainMood: Model {
+  var id: Int64
+  var mood: PlainMood
+  static let primaryKey = ["id"]
+}
+
+private struct DiaryWithOptionalPlainMood: Model {
+  var id: Int64
+  var mood: PlainMood?
+  static let primaryKey = ["id"]
+}
+
+private struct ContactWithEmail: Model {
+  var id: Int64
+  var email: Email
+  static let primaryKey = ["id"]
+}
+
+private struct Diary: Model, Equatable {
+  var id: Int64
+  var mood: ConvertibleMood
+  var moods: [PlainMood]
+  static let primaryKey = ["id"]
+}
+
+final class ModelSingleValueTests: ModelTestCase {
+  /// A type that decodes from one plain value would be stored as quoted JSON (`'"sad"'`),
+  /// which `WHERE mood = 'sad'` never matches: it must declare SQLiteValueConvertible.
+  func testSingleValueTypesMustDeclareTheirStorage() throws {
+    let db = try open()
+    for (property, attempt) in [
+      ("mood", { try db.createTable(for: DiaryWithPlainMood.self) }),
+      ("mood", { try db.createTable(for: DiaryWithOptionalPlainMood.self) }),
+      ("email", { try db.createTable(for: ContactWithEmail.self) }),
+    ] as [(String, () throws -> Void)] {
+      let error = thrownError(ModelError.self, attempt)
+      guard case .cannotInferType(_, let named, _, let hint)? = error else {
+        XCTFail("expected cannotInferType for \(property), got \(String(describing: error))")
+        continue
+      }
+      XCTAssertEqual(named, property)
+      XCTAssertTrue(hint.contains("SQLiteValueConvertible"), hint)
+    }
+    XCTAssertEqual(try SchemaInspector(db).tableNames(), [])
+  }
+
+  func testDeclaredEnumsAreStoredAsTheirRawValueAndArraysOfThemAsJSON() throws {
+    let db = try open()
+    try db.save(Diary(id: 1, mood: .sad, moods: [.happy, .sad]))
+    XCTAssertEqual(try db.scalar(String.self, "SELECT mood FROM Diary"), "sad")
+    XCTAssertEqual(try db.scalar(String.self, "SELECT moods FROM Diary"), #"["happy","sad"]"#)
+    XCTAssertEqual(
+      try db.find(Diary.self, where: "mood = ?", ["sad"]),
+      [Diary(id: 1, mood: .sad, moods: [.happy, .sad])])
+  }
+}

@@ -21,8 +21,10 @@ struct SchemaProbe {
     let typeName: String
   }
 
-  static func properties<T: Decodable>(of type: T.Type) throws -> [Property] {
-    let recorder = Recorder(model: String(describing: T.self))
+  static func properties<T: Decodable>(of type: T.Type, ignoring ignored: Set<String> = [])
+    throws -> [Property]
+  {
+    let recorder = Recorder(model: String(describing: T.self), ignored: ignored)
     do {
       _ = try T(from: TopDecoder(recorder: recorder))
     } catch let error as ModelError {
@@ -78,7 +80,12 @@ struct SchemaProbe {
     private var seen: Set<String> = []
     /// Keys the type asked `decodeNil` about: a custom `init(from:)` decoding an optional.
     var askedNil: Set<String> = []
-    init(model: String) { self.model = model }
+    /// Properties the model does not store: their type is not held against them.
+    let ignored: Set<String>
+    init(model: String, ignored: Set<String>) {
+      self.model = model
+      self.ignored = ignored
+    }
 
     func record(_ name: String, _ type: Any.Type, optional: Bool) {
       guard seen.insert(name).inserted else { return }
@@ -89,6 +96,21 @@ struct SchemaProbe {
           name: name, kind: SchemaProbe.kind(of: type),
           isOptional: optional || wrapped != nil || askedNil.contains(name),
           typeName: String(describing: wrapped ?? type)))
+    }
+
+    /// A type SwiftLite would store as JSON but that decodes from one plain value (an enum
+    /// with a raw value that does not declare `SQLiteValueConvertible`, a wrapper around a
+    /// string) would be stored as quoted JSON text (`'"sad"'`), which a `WHERE mood = ?`
+    /// never matches and which stops decoding once the conformance is added. Refused.
+    func refuseSingleValue<T: Decodable>(_ type: T.Type, for key: String) throws {
+      guard !ignored.contains(key), case .json = SchemaProbe.kind(of: type),
+        SchemaProbe.decodesFromOneValue(type)
+      else { return }
+      throw ModelError.cannotInferType(
+        model: model, property: key, type: String(describing: type),
+        hint: "it decodes from a single value, which would be stored as quoted JSON text; "
+          + "declare SQLiteValueConvertible on \(type) (an enum with a raw value gets it for "
+          + "free, with CaseIterable if no case has the raw value 0 or \"\")")
     }
 
     func placeholder<T: Decodable>(_ type: T.Type, for key: String) throws -> T {
@@ -130,10 +152,12 @@ struct SchemaProbe {
       return false
     }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+      try recorder.refuseSingleValue(type, for: key.stringValue)
       recorder.record(key.stringValue, type, optional: false)
       return try recorder.placeholder(type, for: key.stringValue)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+      try recorder.refuseSingleValue(type, for: key.stringValue)
       recorder.record(key.stringValue, type, optional: true)
       return nil
     }
@@ -266,6 +290,49 @@ struct SchemaProbe {
       return value
     }
   }
+
+  /// Whether `type` decodes from one plain value (a single-value container holding a
+  /// string, number or Boolean) rather than from a keyed or unkeyed container. Optionals
+  /// are looked through. Needs no valid value: decoding stops at the first question.
+  static func decodesFromOneValue<T: Decodable>(_ type: T.Type) -> Bool {
+    let shape = ShapeDecoder()
+    _ = try? T(from: shape)
+    return shape.state.isSingleValue
+  }
+
+  private final class ShapeState {
+    var isSingleValue = false
+  }
+
+  private struct StopProbing: Error {}
+
+  private struct ShapeDecoder: Decoder {
+    let state = ShapeState()
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+      throw StopProbing()
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw StopProbing() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+      ShapeSingle(decoder: self)
+    }
+  }
+
+  private struct ShapeSingle: SingleValueDecodingContainer {
+    let decoder: ShapeDecoder
+    var codingPath: [any CodingKey] { [] }
+    func decodeNil() -> Bool { false }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+      if type is any SQLiteValueConvertible.Type {
+        decoder.state.isSingleValue = true
+        throw StopProbing()
+      }
+      // A wrapper (Optional, a single-value struct) around another Decodable: look inside.
+      return try T(from: decoder)
+    }
+  }
+
 }
 
 /// `Optional`, seen through a type-erased `Any.Type` or value.
@@ -282,4 +349,5 @@ extension Optional: OptionalValue {
   static var wrappedType: Any.Type { Wrapped.self }
   static var nilValue: Self { nil }
   var isNil: Bool { self == nil }
+
 }

@@ -145,7 +145,7 @@ public struct TableSchema: Sendable, Hashable {
     func invalid(_ reason: String) -> ModelError {
       .invalidDeclaration(model: modelName, reason: reason)
     }
-    let properties = try SchemaProbe.properties(of: model).filter {
+    let properties = try SchemaProbe.properties(of: model, ignoring: M.ignoredProperties).filter {
       !M.ignoredProperties.contains($0.name)
     }
     let names = Set(properties.map(\.name))
