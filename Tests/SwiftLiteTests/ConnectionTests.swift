@@ -375,3 +375,20 @@ final class ConnectionTests: SQLiteTestCase {
     XCTAssertEqual(try db.scalar(String.self, "SELECT ?", ["a\0b"]), "a\0b")
   }
 }
+
+final class DoubleQuotedStringTests: XCTestCase {
+  func testADoubleQuotedWordIsAnIdentifierNotAString() throws {
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE t(name TEXT); INSERT INTO t VALUES ('ann')")
+    XCTAssertEqual(try db.scalar(String.self, "SELECT \"name\" FROM t"), "ann")
+    // A misspelled column in double quotes is an error, not the string 'nmae'.
+    XCTAssertThrowsError(try db.query("SELECT * FROM t WHERE \"nmae\" = 'ann'")) { error in
+      XCTAssertTrue((error as? SQLiteError)?.message.contains("no such column") == true, "\(error)")
+    }
+    // The legacy quirk can be asked for.
+    var options = OpenOptions()
+    options.doubleQuotedStringLiterals = true
+    let legacy = try Connection.inMemory(options: options)
+    XCTAssertEqual(try legacy.scalar(String.self, "SELECT \"not a column\""), "not a column")
+  }
+}

@@ -71,6 +71,15 @@ public final class Connection {
     do {
       // The timeout comes first: reading the schema waits for a writer's lock like any read.
       try setBusyTimeout(options.busyTimeout)
+      if !options.doubleQuotedStringLiterals {
+        // "name" is an identifier, never a string: a misspelled column in double quotes is
+        // an error instead of a string literal that silently matches nothing.
+        // See https://sqlite.org/quirks.html#dblquote.
+        try SQLiteError.check(
+          swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_DQS_DML, 0), handle)
+        try SQLiteError.check(
+          swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_DQS_DDL, 0), handle)
+      }
       // Reading the schema proves the file is a database before anyone relies on it.
       try execute("SELECT count(*) FROM sqlite_schema")
       try setForeignKeysEnabled(options.foreignKeys)

@@ -11,6 +11,10 @@ public struct OpenOptions: Sendable {
   public var busyTimeout: Double = 5
   /// A journal mode to set when opening, such as `.wal`; `nil` keeps the file's own.
   public var journalMode: JournalMode?
+  /// Whether a double-quoted word that names no column may be taken as a string literal,
+  /// SQLite's legacy quirk (<https://sqlite.org/quirks.html#dblquote>). Default `false`:
+  /// `"name"` is always an identifier, so a misspelled one is an error, not a string.
+  public var doubleQuotedStringLiterals = false
   /// How many prepared statements the connection keeps, keyed by SQL. Default 64.
   public var statementCacheCapacity = 64
 
