@@ -24,7 +24,8 @@
 /// NOT NULL); any other `Codable` property (arrays, sets, dictionaries, nested structs) is
 /// stored as JSON text and read back to the same type.
 public protocol Model: Codable {
-  /// The table's name. Default: the type's name.
+  /// The table's name. Default: the type's name, without the types it is nested in, so
+  /// `Chat.Message` and `Mail.Message` would share `Message`: give such types their own.
   static var tableName: String { get }
 
   /// The primary key's properties, in key order. Required: at least one.
