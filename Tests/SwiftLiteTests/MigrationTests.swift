@@ -1884,3 +1884,98 @@ final class MigrationMessageTests: ModelTestCase {
     XCTAssertFalse(message.contains("swiftlite_"), message)
   }
 }
+
+private enum TaskState: String, Codable, CaseIterable, SQLiteValueConvertible {
+  case open, done, archived
+}
+
+private enum TaskStateWithoutArchived: String, Codable, CaseIterable, SQLiteValueConvertible {
+  case open, done
+}
+
+private struct TaskV1: Model, Equatable {
+  var id: Int64
+  var tags: String
+  var flag: Int
+  var state: TaskState
+  static let tableName = "Task"
+  static let primaryKey = ["id"]
+}
+
+private struct TaskTagsAsArray: Model, Equatable {
+  var id: Int64
+  var tags: [String]
+  var flag: Int
+  var state: TaskState
+  static let tableName = "Task"
+  static let primaryKey = ["id"]
+}
+
+private struct TaskFlagAsBool: Model, Equatable {
+  var id: Int64
+  var tags: String
+  var flag: Bool
+  var state: TaskState
+  static let tableName = "Task"
+  static let primaryKey = ["id"]
+}
+
+private struct TaskFewerStates: Model, Equatable {
+  var id: Int64
+  var tags: String
+  var flag: Int
+  var state: TaskStateWithoutArchived
+  static let tableName = "Task"
+  static let primaryKey = ["id"]
+}
+
+final class MigrationSwiftTypeTests: ModelTestCase {
+  private func seed(_ rows: [TaskV1]) throws {
+    let db = try open()
+    try db.save(rows)
+    try db.close()
+  }
+
+  /// String -> [String] keeps the TEXT column: SQLite sees no change, but "a,b" is not JSON.
+  func testAStringThatBecomesAnArrayIsCheckedRowByRow() throws {
+    try seed([TaskV1(id: 1, tags: "a,b", flag: 0, state: .open)])
+    let db = try open()
+    let plan = try db.migrationPlan(for: TaskTagsAsArray.self)
+    XCTAssertTrue(
+      plan.changes.contains("column tags Swift type changed from String to Array<String>"),
+      "\(plan.changes)")
+    let error = thrownError(MigrationError.self) { _ = try db.findAll(TaskTagsAsArray.self) }
+    XCTAssertEqual(error, .valuesDoNotDecode(table: "Task", column: "tags", type: "Array<String>"))
+    // Nothing changed, and the old model still reads its rows.
+    XCTAssertEqual(
+      try open().findAll(TaskV1.self), [TaskV1(id: 1, tags: "a,b", flag: 0, state: .open)])
+
+    // Once the stored values are converted, the change goes through.
+    try open().run("UPDATE Task SET tags = json_array('a', 'b')")
+    XCTAssertEqual(try open().findAll(TaskTagsAsArray.self).map(\.tags), [["a", "b"]])
+  }
+
+  func testAnIntThatBecomesABoolIsCheckedRowByRow() throws {
+    try seed([
+      TaskV1(id: 1, tags: "", flag: 1, state: .open),
+      TaskV1(id: 2, tags: "", flag: 5, state: .done),
+    ])
+    let error = thrownError(MigrationError.self) { _ = try open().findAll(TaskFlagAsBool.self) }
+    XCTAssertEqual(error, .valuesDoNotDecode(table: "Task", column: "flag", type: "Bool"))
+    try open().run("UPDATE Task SET flag = 0 WHERE flag = 5")
+    XCTAssertEqual(
+      try open().findAll(TaskFlagAsBool.self, orderBy: "id").map(\.flag), [true, false])
+  }
+
+  func testAnEnumThatLostACaseStillInUseIsRefused() throws {
+    try seed([TaskV1(id: 1, tags: "", flag: 0, state: .archived)])
+    let error = thrownError(MigrationError.self) { _ = try open().findAll(TaskFewerStates.self) }
+    XCTAssertEqual(
+      error, .valuesDoNotDecode(table: "Task", column: "state", type: "TaskStateWithoutArchived"))
+  }
+
+  func testTheSameSwiftTypesNeedNoCheck() throws {
+    try seed([TaskV1(id: 1, tags: "x", flag: 0, state: .open)])
+    XCTAssertTrue(try open().migrationPlan(for: TaskV1.self).isEmpty)
+  }
+}

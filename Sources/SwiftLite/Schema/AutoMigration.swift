@@ -1,3 +1,5 @@
+import Foundation
+
 /// Compares a model's schema with its stored table and brings the table in line, keeping
 /// every row.
 ///
@@ -28,9 +30,48 @@ public enum AutoMigration {
     throws -> MigrationPlan
   {
     let desired = try TableSchema(model, table: table)
-    return try plan(
+    var plan = try plan(
       to: desired, renamed: M.renamedProperties, droppable: M.droppableColumns,
       lossy: M.lossyConvertibleColumns, in: db)
+    if plan.steps.contains(where: \.decodesRows) {
+      plan.validator = rowValidator(for: model, desired)
+    }
+    return plan
+  }
+
+  /// Decodes every row of the table as the model; the first value that does not decode
+  /// throws ``MigrationError/valuesDoNotDecode(table:column:type:)`` naming its column.
+  private static func rowValidator<M: Model>(for model: M.Type, _ desired: TableSchema)
+    -> MigrationPlan.RowValidator
+  {
+    let sql =
+      "SELECT " + desired.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
+      + " FROM " + SQLIdentifier.quote(desired.name)
+    return MigrationPlan.RowValidator { db in
+      let decoder = RowDecoder(ignoredProperties: M.ignoredProperties)
+      try db.forEachRow(sql) { row in
+        do {
+          _ = try decoder.decode(M.self, from: row)
+        } catch let error as DecodingError {
+          let column = Self.column(of: error) ?? "?"
+          throw MigrationError.valuesDoNotDecode(
+            table: desired.name, column: column,
+            type: desired.column(named: column)?.swiftType ?? "the model's type")
+        }
+      }
+    }
+  }
+
+  private static func column(of error: DecodingError) -> String? {
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .dataCorrupted(let context):
+      return context.codingPath.first?.stringValue
+    case .keyNotFound(let key, _):
+      return key.stringValue
+    @unknown default:
+      return nil
+    }
   }
 
   /// The plan from the stored table to any desired schema.
@@ -49,13 +90,15 @@ public enum AutoMigration {
     let quotedTable = SQLIdentifier.quote(table)
     let definition = desired.createTableSQL()
     let inspector = SchemaInspector(db)
+    let desiredTypes = swiftTypesText(desired)
     func recordStep(_ definition: String) -> MigrationPlan.Step {
       MigrationPlan.Step(
         "INSERT INTO " + SQLIdentifier.quote(recordTable)
-          + " (table_name, definition) VALUES (?, ?)"
-          + " ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition",
+          + " (table_name, definition, swift_types) VALUES (?, ?, ?)"
+          + " ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition,"
+          + " swift_types = excluded.swift_types",
         "record the definition SwiftLite gave the table",
-        arguments: [.text(table), .text(definition)])
+        arguments: [.text(table), .text(definition), desiredTypes.map(SQLiteValue.text) ?? .null])
     }
 
     guard let stored = try inspector.schema(of: table) else {
@@ -67,6 +110,7 @@ public enum AutoMigration {
         table: table, strategy: .create, changes: ["table \(table) does not exist"], steps: steps)
     }
     let record = try recordedDefinition(of: table, in: db)
+    let recordedTypes = try recordedSwiftTypes(of: table, in: db)
 
     // Which stored column feeds each desired column.
     var changes: [String] = []
@@ -219,6 +263,28 @@ public enum AutoMigration {
       throw MigrationError.notNullWithoutDefault(table: table, column: column.name)
     }
 
+    // A Swift type may change within one storage class (String to [String], Int to Bool,
+    // an enum that lost a case): SQLite sees nothing, but rows would stop decoding. The
+    // types recorded last time tell; every row is then decoded before committing.
+    var validation: MigrationPlan.Step?
+    if let recordedTypes, let old = decodeSwiftTypes(recordedTypes) {
+      var changedTypes: [String] = []
+      for (target, source) in sources {
+        guard let was = old[source], let now = target.swiftType, was != now else { continue }
+        if stored.column(named: source)?.type == target.type {
+          // A change of SQL type is already listed; this one SQLite cannot see.
+          changes.append("column \(target.name) Swift type changed from \(was) to \(now)")
+        }
+        changedTypes.append(target.name)
+      }
+      if !changedTypes.isEmpty {
+        validation = .init(
+          "SELECT * FROM " + quotedTable,
+          "check every row decodes as the model (" + changedTypes.joined(separator: ", ")
+            + " changed Swift type)", decodesRows: true)
+      }
+    }
+
     // Indexes: the model is the truth for the indexes on its table.
     let storedIndexes = Set(stored.indexes)
     let desiredIndexes = Set(desired.indexes)
@@ -240,9 +306,12 @@ public enum AutoMigration {
       }
       steps += indexesToCreate.map { .init(desired.createIndexSQL($0), "create index \($0.name)") }
       let alteredDefinition = inStoredOrder.createTableSQL()
-      if steps.isEmpty && record == alteredDefinition {
+      if steps.isEmpty && record == alteredDefinition
+        && (recordedTypes == nil || recordedTypes == desiredTypes)
+      {
         return MigrationPlan(table: table, strategy: .none, changes: [], steps: [])
       }
+      if let validation { steps.append(validation) }
       steps.append(recordStep(alteredDefinition))
       strategy = steps.count > 1 ? .alter : .none
     } else {
@@ -463,6 +532,7 @@ public enum AutoMigration {
             "check the foreign keys of \(child), which references \(table)",
             failure: .foreignKeyViolation(table: table)))
       }
+      if let validation { steps.append(validation) }
       steps.append(recordStep(definition))
     }
     return MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
@@ -525,9 +595,7 @@ public enum AutoMigration {
       if setLegacyAlterTable { _ = try? db.execute("PRAGMA legacy_alter_table = OFF") }
     }
     let body = { (db: Connection) throws -> MigrationPlan in
-      try db.execute(
-        "CREATE TABLE IF NOT EXISTS " + SQLIdentifier.quote(recordTable)
-          + " (table_name TEXT NOT NULL PRIMARY KEY, definition TEXT NOT NULL)")
+      try createRecordTable(in: db)
       let plan = try makePlan(db)
       if plan.strategy == .rebuild, enforcing, !pausedForeignKeys {
         // Dropping the old table with foreign keys on deletes from it: rows of other tables
@@ -538,6 +606,10 @@ public enum AutoMigration {
         }
       }
       for step in plan.steps {
+        if step.decodesRows {
+          try plan.validator?.run(db)
+          continue
+        }
         if let failure = step.failure {
           if try db.queryFirst(step.sql) != nil { throw failure }
           continue
@@ -563,6 +635,49 @@ public enum AutoMigration {
     }
     if db.isInTransaction { return try db.savepoint(nil, body) }
     return try db.transaction(.immediate, body)
+  }
+
+  /// Creates the record table, or adds the `swift_types` column to one made before it.
+  static func createRecordTable(in db: Connection) throws {
+    let quoted = SQLIdentifier.quote(recordTable)
+    try db.execute(
+      "CREATE TABLE IF NOT EXISTS " + quoted
+        + " (table_name TEXT NOT NULL PRIMARY KEY, definition TEXT NOT NULL, swift_types TEXT)")
+    let columns = try db.query("PRAGMA table_info(" + quoted + ")").map {
+      try $0.get(String.self, "name")
+    }
+    if !columns.contains("swift_types") {
+      try db.execute("ALTER TABLE " + quoted + " ADD COLUMN swift_types TEXT")
+    }
+  }
+
+  /// The Swift types of a schema's columns, as recorded: a JSON object, keys sorted.
+  static func swiftTypesText(_ schema: TableSchema) -> String? {
+    var types: [String: String] = [:]
+    for column in schema.columns {
+      if let swiftType = column.swiftType { types[column.name] = swiftType }
+    }
+    guard !types.isEmpty else { return nil }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return (try? encoder.encode(types)).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  static func decodeSwiftTypes(_ text: String) -> [String: String]? {
+    try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+  }
+
+  /// The Swift types recorded for a table's columns, or `nil` (no record, or one made
+  /// before SwiftLite recorded types).
+  static func recordedSwiftTypes(of table: String, in db: Connection) throws -> String? {
+    guard try SchemaInspector(db).tableExists(recordTable) else { return nil }
+    let quoted = SQLIdentifier.quote(recordTable)
+    let hasColumn = try db.query("PRAGMA table_info(" + quoted + ")").contains {
+      try $0.get(String.self, "name") == "swift_types"
+    }
+    guard hasColumn else { return nil }
+    return try db.scalar(
+      String.self, "SELECT swift_types FROM " + quoted + " WHERE table_name = ?", [table])
   }
 
   /// The definition SwiftLite recorded for a table, or `nil`.

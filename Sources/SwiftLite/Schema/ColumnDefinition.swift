@@ -17,12 +17,15 @@ public struct ColumnDefinition: Sendable, Hashable {
   public var collation: String?
   /// Whether values are stored as JSON text (nested Codable values).
   public var isJSON: Bool
+  /// The Swift type of the model property (`String`, `[String]`, `Mood`), when the column
+  /// comes from a model; SQLite knows nothing of it.
+  public var swiftType: String?
 
   /// A column definition.
   public init(
     name: String, type: String, isNotNull: Bool = false, isUnique: Bool = false,
     defaultSQL: String? = nil, check: String? = nil, collation: String? = nil,
-    isJSON: Bool = false
+    isJSON: Bool = false, swiftType: String? = nil
   ) {
     self.name = name
     self.type = type
@@ -32,6 +35,7 @@ public struct ColumnDefinition: Sendable, Hashable {
     self.check = check
     self.collation = collation
     self.isJSON = isJSON
+    self.swiftType = swiftType
   }
 
   /// The storage classes a value may have once stored in this column, for checking that a

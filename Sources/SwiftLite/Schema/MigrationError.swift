@@ -7,6 +7,10 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   case notNullWithoutDefault(table: String, column: String)
   /// Some stored values cannot convert to the column's new type.
   case lossyTypeChange(table: String, column: String, newType: String)
+  /// A property's Swift type changed (within one storage class, `String` to `[String]`,
+  /// `Int` to `Bool`, an enum that lost a case) and some stored values do not decode as
+  /// the new type.
+  case valuesDoNotDecode(table: String, column: String, type: String)
   /// Existing rows violate a constraint of the new schema (unique, not null, check, key).
   case constraintViolated(table: String, step: String, message: String)
   /// After the rebuild, rows point at missing parents.
@@ -30,6 +34,9 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     case .lossyTypeChange(let table, let column, let newType):
       return "\(table).\(column): some stored values cannot convert to \(newType); "
         + "convert them first, or add \"\(column)\" to lossyConvertibleColumns to set them to NULL"
+    case .valuesDoNotDecode(let table, let column, let type):
+      return "\(table).\(column): some stored values do not decode as \(type), its new Swift type; "
+        + "convert them first (an UPDATE of your own), or keep the old type"
     case .constraintViolated(let table, let step, let message):
       return "\(table): existing rows violate the new schema (\(message)) during: \(step)"
     case .foreignKeyViolation(let table):

@@ -29,14 +29,19 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     let arguments: [SQLiteValue]
     /// For a check: the query must return no row, else this error is thrown.
     let failure: MigrationError?
+    /// For a check that every row decodes as the model (run by the plan's validator).
+    let decodesRows: Bool
 
     init(
-      _ sql: String, _ reason: String, arguments: [SQLiteValue] = [], failure: MigrationError? = nil
+      _ sql: String, _ reason: String, arguments: [SQLiteValue] = [],
+      failure: MigrationError? = nil,
+      decodesRows: Bool = false
     ) {
       self.sql = sql
       self.reason = reason
       self.arguments = arguments
       self.failure = failure
+      self.decodesRows = decodesRows
     }
 
     /// `reason` then the SQL.
@@ -51,6 +56,16 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   public let changes: [String]
   /// The steps, in order. Applied in one transaction.
   public let steps: [Step]
+  /// Decodes every row as the model, for a step that asks for it (a property's Swift type
+  /// changed): throws ``MigrationError/valuesDoNotDecode(table:column:type:)``.
+  var validator: RowValidator?
+
+  /// The check that decodes every row as the model. It captures only the model's type and
+  /// its schema, which are safe to share; a metatype is not `Sendable` to the compiler.
+  final class RowValidator: @unchecked Sendable {
+    let run: (Connection) throws -> Void
+    init(_ run: @escaping (Connection) throws -> Void) { self.run = run }
+  }
 
   /// `true` when there is nothing to do.
   public var isEmpty: Bool { steps.isEmpty }

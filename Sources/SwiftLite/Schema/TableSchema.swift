@@ -163,7 +163,8 @@ public struct TableSchema: Sendable, Hashable {
     }
     let columns = try properties.map { property -> ColumnDefinition in
       var column = ColumnDefinition(
-        name: property.name, type: "TEXT", isNotNull: !property.isOptional)
+        name: property.name, type: "TEXT", isNotNull: !property.isOptional,
+        swiftType: property.typeName)
       switch property.kind {
       case .value(let storageClass): column.type = storageClass.rawValue
       case .json: column.isJSON = true
