@@ -1,0 +1,104 @@
+import Foundation
+
+// Applying plans: in one transaction, with foreign keys paused for a rebuild, and (for
+// `migrate`) planned again once the write lock is held.
+extension AutoMigration {
+  /// Applies a plan in one transaction (a savepoint inside an open one). A rebuild runs
+  /// with foreign key enforcement paused when outside a transaction, as SQLite's procedure
+  /// requires, and checks foreign keys before committing.
+  ///
+  /// The plan's checks (no values in a dropped column, ...) were made when it was planned;
+  /// ``migrate(_:table:in:)`` plans again inside the write transaction, so nothing another
+  /// connection wrote in between can be lost.
+  /// - Throws: ``MigrationError`` for a refused or failed step; `SQLiteError` for other
+  ///   failures. Nothing is changed when it throws.
+  public static func apply(_ plan: MigrationPlan, in db: Connection) throws {
+    guard !plan.isEmpty else { return }
+    _ = try run(expecting: plan.strategy, table: plan.table, in: db) { _ in plan }
+  }
+
+  /// Brings `table` (default: the model's table) in line with `model`: plans, then plans
+  /// again and applies inside one IMMEDIATE transaction (a savepoint inside an open one),
+  /// so the checks that keep data safe hold for the data the migration actually copies.
+  /// - Returns: the plan that was applied (empty when nothing was needed).
+  /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`; nothing changes then.
+  @discardableResult
+  public static func migrate<M: Model>(_ model: M.Type, table: String? = nil, in db: Connection)
+    throws -> MigrationPlan
+  {
+    let first = try plan(for: model, table: table, in: db)
+    guard !first.isEmpty else { return first }
+    return try run(expecting: first.strategy, table: first.table, in: db) { db in
+      try plan(for: model, table: table, in: db)
+    }
+  }
+
+  /// Runs the plan `makePlan` returns inside one write transaction, with foreign keys
+  /// paused beforehand when the `expected` strategy is a rebuild and no transaction is open.
+  private static func run(
+    expecting expected: MigrationPlan.Strategy, table: String, in db: Connection,
+    plan makePlan: (Connection) throws -> MigrationPlan
+  ) throws -> MigrationPlan {
+    let enforcing = try db.foreignKeysEnabled()
+    var pausedForeignKeys = false
+    if expected == .rebuild, enforcing, !db.isInTransaction {
+      try db.setForeignKeysEnabled(false)
+      pausedForeignKeys = true
+    }
+    defer {
+      if pausedForeignKeys { _ = try? db.setForeignKeysEnabled(true) }
+    }
+    // Views and triggers that name the table fail the rename of the new table once the old
+    // one is dropped ("error in view v: no such table"); renaming as before SQLite 3.26
+    // leaves them alone, and they name the table again once the rename is done.
+    var setLegacyAlterTable = false
+    if try db.scalar(Bool.self, "PRAGMA legacy_alter_table") == false {
+      try db.execute("PRAGMA legacy_alter_table = ON")
+      setLegacyAlterTable = true
+    }
+    defer {
+      if setLegacyAlterTable { _ = try? db.execute("PRAGMA legacy_alter_table = OFF") }
+    }
+    let body = { (db: Connection) throws -> MigrationPlan in
+      try createRecordTable(in: db)
+      let plan = try makePlan(db)
+      if plan.strategy == .rebuild, enforcing, !pausedForeignKeys {
+        // Dropping the old table with foreign keys on deletes from it: rows of other tables
+        // that reference it, and rows of the copy when the table references itself, would
+        // be cascaded away or block the drop.
+        if try !SchemaInspector(db).tablesReferencing(plan.table).isEmpty {
+          throw MigrationError.mustRunOutsideTransaction(table: plan.table)
+        }
+      }
+      for step in plan.steps {
+        if step.decodesRows {
+          try plan.validator?.run(db)
+          continue
+        }
+        if let failure = step.failure {
+          if try db.queryFirst(step.sql) != nil { throw failure }
+          continue
+        }
+        do {
+          if step.arguments.isEmpty {
+            try db.execute(step.sql)
+          } else {
+            try db.run(step.sql, StatementArguments(step.arguments))
+          }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+          // SQLite names the rebuild's copy (or conversion table), which the user never
+          // made: the rows are the table's.
+          var message = error.message
+          for prefix in ["swiftlite_new_", "swiftlite_stage_"] {
+            message = message.replacingOccurrences(of: prefix + plan.table, with: plan.table)
+          }
+          throw MigrationError.constraintViolated(
+            table: plan.table, step: step.reason, message: message)
+        }
+      }
+      return plan
+    }
+    if db.isInTransaction { return try db.savepoint(nil, body) }
+    return try db.transaction(.immediate, body)
+  }
+}
