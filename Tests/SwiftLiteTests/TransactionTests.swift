@@ -199,3 +199,43 @@ final class TransactionTests: SQLiteTestCase {
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM child"), 1)
   }
 }
+
+/// An `interrupt()` from another thread can land on the ROLLBACK that follows a failure.
+final class TransactionInterruptTests: SQLiteTestCase {
+  /// Interrupts the first statement whose SQL starts with `prefix`, once, as a racing
+  /// `interrupt()` would.
+  private func interruptOnce(startingWith prefix: String) {
+    let connection = db!
+    let pending = Locked(true)
+    db.trace = { sql in
+      guard sql.hasPrefix(prefix), pending.value else { return }
+      pending.mutate { $0 = false }
+      connection.interrupt()
+    }
+  }
+
+  func testInterruptedRollbackStillEndsTheTransaction() throws {
+    try db.execute("CREATE TABLE t(a)")
+    interruptOnce(startingWith: "ROLLBACK")
+    XCTAssertThrowsError(
+      try db.transaction { db in
+        try db.run("INSERT INTO t VALUES (1)")
+        throw TestError()
+      }
+    ) { XCTAssertEqual($0 as? TestError, TestError()) }
+    XCTAssertFalse(db.isInTransaction, "the transaction was left open")
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 0)
+  }
+
+  func testInterruptedSavepointRollbackStillEndsTheSavepoint() throws {
+    try db.execute("CREATE TABLE t(a)")
+    interruptOnce(startingWith: "ROLLBACK TO")
+    XCTAssertThrowsError(
+      try db.savepoint { db in
+        try db.run("INSERT INTO t VALUES (1)")
+        throw TestError()
+      })
+    XCTAssertFalse(db.isInTransaction, "the savepoint was left open")
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 0)
+  }
+}

@@ -76,9 +76,22 @@ extension Connection {
   /// Rolls back after a failure whose error is the one to report. SQLite may already have
   /// rolled back on its own (after SQLITE_FULL, SQLITE_IOERR, ...), in which case the
   /// rollback's own "no transaction is active" error is expected and not the news.
+  ///
+  /// An ``interrupt()`` racing with the failure can land on the rollback itself, which would
+  /// leave the transaction open for the next caller to write into and never commit. SQLite
+  /// clears an interrupt when the next statement starts, so the rollback is tried again.
   private func rollbackQuietly(_ sql: String) {
-    guard isInTransaction else { return }
-    // The first error is rethrown by the caller; a failed rollback is not the news.
-    _ = try? execute(sql)
+    for _ in 0..<3 {
+      guard isInTransaction else { return }
+      do {
+        try execute(sql)
+        return
+      } catch let error as SQLiteError where error.code == .interrupt {
+        continue
+      } catch {
+        // The first error is rethrown by the caller; a failed rollback is not the news.
+        return
+      }
+    }
   }
 }
