@@ -275,3 +275,32 @@ final class DatabaseQueueTests: SQLiteTestCase {
     XCTAssertEqual(try counter(), 0)  // the queue still works
   }
 }
+
+/// A transaction left open by an earlier closure must not swallow later writes.
+final class DatabaseQueueOpenTransactionTests: SQLiteTestCase {
+  func testAWriteDoesNotJoinATransactionLeftOpenByAnEarlierClosure() throws {
+    let queue = try DatabaseQueue(path: databasePath)
+    try queue.write { try $0.execute("CREATE TABLE t(x)") }
+    try queue.writeWithoutTransaction { try $0.execute("BEGIN") }  // never committed
+    // Before: this became a savepoint inside the open transaction, reported success, and
+    // was lost when that transaction rolled back.
+    assertSQLiteError(try queue.write { try $0.run("INSERT INTO t VALUES (1)") }) { error in
+      XCTAssertEqual(error.code, .misuse)
+      XCTAssertTrue(error.message.contains("transaction"), error.message)
+    }
+    try queue.writeWithoutTransaction { try $0.execute("ROLLBACK") }
+    try queue.write { try $0.run("INSERT INTO t VALUES (2)") }
+    XCTAssertEqual(try db.scalar(String.self, "SELECT group_concat(x) FROM t"), "2")
+  }
+
+  func testAWriteNestedInOwnTransactionHandlingStillJoinsIt() throws {
+    let queue = try DatabaseQueue(path: databasePath)
+    try queue.write { try $0.execute("CREATE TABLE t(x)") }
+    try queue.writeWithoutTransaction { db in
+      try db.execute("BEGIN")
+      try queue.write { try $0.run("INSERT INTO t VALUES (1)") }
+      try db.execute("COMMIT")
+    }
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 1)
+  }
+}

@@ -31,6 +31,8 @@ public final class DatabaseQueue: Sendable {
   // Only ever touched on `dispatchQueue`, which serializes every use.
   nonisolated(unsafe) private let connection: Connection
   nonisolated(unsafe) private var readDepth = 0
+  /// How many of this queue's closures are running, nested one in another.
+  nonisolated(unsafe) private var depth = 0
   private let token: Token
 
   private final class Token: Sendable {}
@@ -79,7 +81,8 @@ public final class DatabaseQueue: Sendable {
   /// Runs `body` in one IMMEDIATE transaction (a savepoint when nested in another write):
   /// committed when it returns, rolled back when it throws.
   /// - Throws: what `body` throws, after the rollback; `SQLiteError` for BEGIN/COMMIT
-  ///   failures, and `.readOnly` when called from inside a ``read(_:)``.
+  ///   failures, `.readOnly` when called from inside a ``read(_:)``, and `.misuse` when an
+  ///   earlier ``writeWithoutTransaction(_:)`` left a transaction open.
   @discardableResult
   public func write<T>(_ body: (Connection) throws -> T) throws -> T {
     try onQueue { try writeOnQueue(body) }
@@ -90,7 +93,11 @@ public final class DatabaseQueue: Sendable {
   /// - Throws: what `body` throws.
   @discardableResult
   public func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
-    try onQueue { try body(connection) }
+    try onQueue {
+      depth += 1
+      defer { depth -= 1 }
+      return try body(connection)
+    }
   }
 
   // MARK: Asynchronous access
@@ -130,6 +137,8 @@ public final class DatabaseQueue: Sendable {
   // MARK: On the queue
 
   private func readOnQueue<T>(_ body: (Connection) throws -> T) throws -> T {
+    depth += 1
+    defer { depth -= 1 }
     if readDepth > 0 { return try body(connection) }
     try connection.run("PRAGMA query_only = 1")
     readDepth += 1
@@ -149,7 +158,22 @@ public final class DatabaseQueue: Sendable {
       throw SQLiteError(
         extendedCode: .readOnly, message: "write(_:) was called from inside read(_:)")
     }
-    if connection.isInTransaction { return try connection.savepoint(nil, body) }
+    if connection.isInTransaction {
+      // Nested in another closure of this queue, the write joins its transaction. A
+      // transaction still open when no closure runs was left by an earlier one: joining it
+      // would report success for a write that is not committed.
+      guard depth > 0 else {
+        throw SQLiteError(
+          extendedCode: .misuse,
+          message: "write(_:) found a transaction left open by an earlier closure "
+            + "(writeWithoutTransaction without COMMIT or ROLLBACK); end it first")
+      }
+      depth += 1
+      defer { depth -= 1 }
+      return try connection.savepoint(nil, body)
+    }
+    depth += 1
+    defer { depth -= 1 }
     return try connection.transaction(.immediate, body)
   }
 }
