@@ -392,3 +392,28 @@ final class DoubleQuotedStringTests: XCTestCase {
     XCTAssertEqual(try legacy.scalar(String.self, "SELECT \"not a column\""), "not a column")
   }
 }
+
+/// `run` returns the rows its own statement changed, not an earlier statement's count.
+final class RunChangeCountTests: SQLiteTestCase {
+  func testRunReturnsZeroForAStatementThatChangesNoRow() throws {
+    try db.execute("CREATE TABLE t(x)")
+    XCTAssertEqual(try db.run("INSERT INTO t VALUES (1), (2), (3)"), 3)
+    // sqlite3_changes still holds the INSERT's 3 after statements that are not DML.
+    XCTAssertEqual(try db.run("SELECT x FROM t"), 0)
+    XCTAssertEqual(try db.run("CREATE TABLE u(y)"), 0)
+    XCTAssertEqual(try db.run("PRAGMA user_version = 7"), 0)
+    XCTAssertEqual(try db.run("UPDATE t SET x = 0 WHERE x > ?", [99]), 0)
+    XCTAssertEqual(try db.run("DELETE FROM t WHERE x = ?", [2]), 1)
+  }
+
+  func testRunCountsOnlyTheStatementsOwnRowsWhenTriggersFire() throws {
+    try db.execute(
+      """
+      CREATE TABLE t(x); CREATE TABLE log(x);
+      CREATE TRIGGER t_log AFTER INSERT ON t BEGIN
+        INSERT INTO log VALUES (new.x); INSERT INTO log VALUES (new.x);
+      END;
+      """)
+    XCTAssertEqual(try db.run("INSERT INTO t VALUES (?)", [1]), 1)
+  }
+}

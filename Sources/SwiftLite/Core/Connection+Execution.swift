@@ -89,15 +89,19 @@ extension Connection {
   /// - Parameters:
   ///   - sql: one SQL statement with `?`, `?NNN`, `:name`, `@name` or `$name` parameters.
   ///   - arguments: the values to bind, positional or named.
-  /// - Returns: the number of rows inserted, updated or deleted (``changes``).
+  /// - Returns: the number of rows this statement inserted, updated or deleted (not counting
+  ///   triggers); 0 for a statement that is not an INSERT, UPDATE or DELETE.
   /// - Throws: `SQLiteError`: `.range` for a wrong argument count or unknown name,
   ///   `.constraint` (see ``SQLiteError/constraintKind``) for a violated constraint, and
   ///   any other failure of SQLite.
   @discardableResult
   public func run(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
     try withCachedStatement(sql, arguments) { statement in
+      // sqlite3_changes keeps the count of the last INSERT, UPDATE or DELETE: after a
+      // SELECT, DDL or pragma it would report an earlier statement's rows.
+      let before = sqlite3_total_changes64(handle)
       while try statement.step() {}
-      return changes
+      return sqlite3_total_changes64(handle) == before ? 0 : Int(sqlite3_changes64(handle))
     }
   }
 
