@@ -426,3 +426,26 @@ final class FloatReadingTests: XCTestCase {
     XCTAssertEqual(try row.get(Float.self, at: 2), 2.5)
   }
 }
+
+/// A date is stored rounded to the millisecond: the range check applies to what is stored.
+final class DateRoundingEdgeTests: XCTestCase {
+  func testADateThatRoundsIntoTheYear10000IsRefused() throws {
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE t(d TEXT)")
+    // Before: stored as "10000-01-01T00:00:00.000Z", outside the documented years 1 to 9999.
+    XCTAssertThrowsError(
+      try db.run("INSERT INTO t VALUES (?)", [Date(timeIntervalSince1970: 253_402_300_799.9996)])
+    ) { XCTAssertEqual(($0 as? SQLiteError)?.code, .mismatch) }
+    try db.run("INSERT INTO t VALUES (?)", [Date(timeIntervalSince1970: 253_402_300_799.9994)])
+    // Half a millisecond before the year 1 rounds to its first instant, which is stored.
+    try db.run("INSERT INTO t VALUES (?)", [Date(timeIntervalSince1970: -62_135_596_800.0004)])
+    XCTAssertEqual(
+      try db.query("SELECT d FROM t").map { try $0.get(Date.self, at: 0) },
+      [
+        Date(timeIntervalSince1970: 253_402_300_799.999),
+        Date(timeIntervalSince1970: -62_135_596_800),
+      ])
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT d FROM t WHERE rowid = 1"), "9999-12-31T23:59:59.999Z")
+  }
+}

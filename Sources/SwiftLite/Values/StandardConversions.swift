@@ -240,9 +240,10 @@ extension Date: SQLiteValueConvertible {
   /// - Throws: `SQLiteError` (`.mismatch`) for a date outside the years 1 to 9999 (or not
   ///   finite), which the ISO-8601 text form cannot hold so that it reads back.
   public func sqliteValue() throws -> SQLiteValue {
-    // 0001-01-01T00:00:00Z ... 9999-12-31T23:59:59.999Z
-    guard timeIntervalSince1970 >= -62_135_596_800, timeIntervalSince1970 < 253_402_300_800
-    else {
+    // 0001-01-01T00:00:00Z ... 9999-12-31T23:59:59.999Z, checked on the milliseconds that
+    // are stored: 9999-12-31T23:59:59.9996Z rounds up into the year 10000.
+    let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+    guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else {
       throw SQLiteError(
         extendedCode: .mismatch,
         message: "date \(timeIntervalSince1970)s since 1970 is outside the years 1 to 9999")
