@@ -449,3 +449,29 @@ final class DateRoundingEdgeTests: XCTestCase {
       try db.scalar(String.self, "SELECT d FROM t WHERE rowid = 1"), "9999-12-31T23:59:59.999Z")
   }
 }
+
+/// ISO-8601 and SQLite's date functions count days in the proleptic Gregorian calendar;
+/// Foundation's Gregorian calendar turns Julian before 1582-10-15.
+final class DateCalendarTests: XCTestCase {
+  func testDatesBefore1582AreWrittenInTheProlepticGregorianCalendar() throws {
+    let db = try Connection.inMemory()
+    for seconds: Int64 in [
+      -14_000_000_000, -12_219_292_801, -62_135_596_800, -62_135_596_800 + 86_399,
+    ] {
+      let date = Date(timeIntervalSince1970: Double(seconds))
+      // Before: 1526-05-01 for SQLite's 1526-05-11, 0001-01-03 for 0001-01-01.
+      XCTAssertEqual(
+        try db.scalar(String.self, "SELECT ?", [date]),
+        try db.scalar(
+          String.self, "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?, 'unixepoch')", [seconds]))
+      XCTAssertEqual(try db.scalar(Int64.self, "SELECT unixepoch(?)", [date]), seconds)
+      XCTAssertEqual(try db.scalar(Date.self, "SELECT ?", [date]), date)
+    }
+    XCTAssertThrowsError(
+      try db.scalar(Date.self, "SELECT '1000-02-29T12:00:00.5Z'"),
+      "1000 is not a leap year in the Gregorian calendar")
+    XCTAssertEqual(
+      try db.scalar(Date.self, "SELECT '2000-02-29T12:00:00.5Z'"),
+      Date(timeIntervalSince1970: 951_825_600.5))
+  }
+}
