@@ -183,3 +183,25 @@ final class ErrorTests: SQLiteTestCase {
     XCTAssertTrue(SQLiteError(extendedCode: .corrupt, message: "").isCorrupt)
   }
 }
+
+/// `SQLiteError` promises never to include bound values: they may be private data.
+final class ErrorPrivacyTests: SQLiteTestCase {
+  func testARefusedValueIsNotRepeatedInTheError() throws {
+    try db.execute("CREATE TABLE t(x)")
+    let secrets: [(any SQLiteValueConvertible, String)] = [
+      (UInt64(9_876_543_210_123_456_789), "9876543210123456789"),
+      (UInt(9_876_543_210_123_456_788), "9876543210123456788"),
+      (Date(timeIntervalSince1970: 987_654_321_012_345), "987654321012345"),
+    ]
+    for (value, text) in secrets {
+      assertSQLiteError(try db.run("INSERT INTO t VALUES (?)", [value])) { error in
+        XCTAssertEqual(error.code, .mismatch)
+        XCTAssertFalse("\(error)".contains(text), "\(error)")
+      }
+      let insert = try db.prepare("INSERT INTO t VALUES (?)")
+      XCTAssertThrowsError(try insert.bind(values: value)) { error in
+        XCTAssertFalse("\(error)".contains(text), "\(error)")
+      }
+    }
+  }
+}

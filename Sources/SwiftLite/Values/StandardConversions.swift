@@ -25,7 +25,7 @@ extension SQLiteValueConvertible where Self: FixedWidthInteger {
     guard let value = Int64(exactly: self) else {
       throw SQLiteError(
         extendedCode: .mismatch,
-        message: "\(Self.self) value \(self) does not fit in SQLite's 64-bit INTEGER")
+        message: "a \(Self.self) value above Int64.max does not fit in SQLite's 64-bit INTEGER")
     }
     return .integer(value)
   }
@@ -246,7 +246,7 @@ extension Date: SQLiteValueConvertible {
     guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else {
       throw SQLiteError(
         extendedCode: .mismatch,
-        message: "date \(timeIntervalSince1970)s since 1970 is outside the years 1 to 9999")
+        message: "a Date outside the years 1 to 9999 (or not finite) cannot be stored")
     }
     return .text(ISO8601Text.format(self))
   }
