@@ -229,3 +229,19 @@ final class StatementTests: SQLiteTestCase {
     }
   }
 }
+
+/// Two named arguments for one parameter: which value is bound must not be left to order.
+final class NamedArgumentTwiceTests: SQLiteTestCase {
+  func testTwoArgumentsForOneParameterAreRefused() throws {
+    // Before: the later pair won silently (2 here).
+    assertSQLiteError(try db.query("SELECT :a", ["a": 1, ":a": 2])) { error in
+      XCTAssertEqual(error.code, .range)
+      XCTAssertTrue(error.message.contains(":a"), error.message)
+    }
+    assertSQLiteError(try db.query("SELECT :a + :a", ["a": 1, "a": 2])) {
+      XCTAssertEqual($0.code, .range)
+    }
+    // One argument for a parameter used twice is fine.
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT :a + :a", ["a": 2]), 4)
+  }
+}

@@ -189,8 +189,9 @@ public final class Statement {
   /// Each argument is an existential, converted when bound: for values of static types in a
   /// loop, ``bind(values:)`` does the same work several times faster.
   /// - Throws: `SQLiteError` (`.range`) when the count of positional arguments differs
-  ///   from ``parameterCount`` or a name matches no parameter; `.mismatch` for a value SQLite
-  ///   cannot store; the parameter is named in the message.
+  ///   from ``parameterCount``, a name matches no parameter or two names the same one
+  ///   (`"a"` and `":a"`); `.mismatch` for a value SQLite cannot store; the parameter is
+  ///   named in the message.
   public func bind(_ arguments: StatementArguments) throws {
     switch arguments.storage {
     case .positional(let values):
@@ -206,8 +207,16 @@ public final class Statement {
       var bound = Set<Int>(minimumCapacity: pairs.count)
       for (name, value) in pairs {
         let index = try parameterIndex(named: name)
+        // "a" and ":a" (or a key written twice) would otherwise bind whichever comes last.
+        guard bound.insert(index).inserted else {
+          let parameter = sqlite3_bind_parameter_name(handle, Int32(index)).map {
+            String(cString: $0)
+          }
+          throw SQLiteError.range(
+            "more than one argument for parameter \(parameter ?? name)", sql: sql,
+            parameterCount: parameterCount)
+        }
         try bind(value, at: index)
-        bound.insert(index)
       }
       // A parameter left out would silently keep the previous run's value.
       if bound.count < parameterCount {
