@@ -245,3 +245,17 @@ final class NamedArgumentTwiceTests: SQLiteTestCase {
     XCTAssertEqual(try db.scalar(Int.self, "SELECT :a + :a", ["a": 2]), 4)
   }
 }
+
+/// SQL holding a NUL is refused by every door with the same clear reason.
+final class PrepareNulTests: SQLiteTestCase {
+  func testANulInOneStatementIsReportedAsANul() throws {
+    for sql in ["SELECT 1\0", "SELECT 1\0 -- x", "SELECT ?\0"] {
+      // Before: "prepare takes one SQL statement; use execute(_:) to run several".
+      assertSQLiteError(try db.prepare(sql)) { error in
+        XCTAssertEqual(error.code, .misuse)
+        XCTAssertTrue(error.message.contains("NUL"), error.message)
+      }
+      assertSQLiteError(try db.run(sql)) { XCTAssertTrue($0.message.contains("NUL"), $0.message) }
+    }
+  }
+}

@@ -49,6 +49,10 @@ public final class Statement {
   static func prepare(_ sql: String, db: OpaquePointer, persistent: Bool) throws(SQLiteError)
     -> Statement
   {
+    // SQLite stops reading at a NUL: whatever follows one would be silently ignored.
+    if sql.utf8.contains(0) {
+      throw SQLiteError.misuse("SQL text contains a NUL character", sql: sql)
+    }
     var statement: OpaquePointer?
     var tailOffset = 0
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
@@ -76,8 +80,6 @@ public final class Statement {
   /// Whether `sql` holds a statement (or something that is not blanks, `;` and comments),
   /// as SQLite's own parser sees it.
   private static func holdsStatement(_ sql: String, db: OpaquePointer) -> Bool {
-    // SQLite stops reading at a NUL: whatever follows one would be silently ignored.
-    if sql.utf8.contains(0) { return true }
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v3(db, sql, -1, 0, &statement, nil)
     sqlite3_finalize(statement)
