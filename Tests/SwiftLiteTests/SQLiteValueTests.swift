@@ -475,3 +475,27 @@ final class DateCalendarTests: XCTestCase {
       Date(timeIntervalSince1970: 951_825_600.5))
   }
 }
+
+/// Decimal is stored as text so that no digit is lost: reading must not lose any either.
+final class DecimalDigitsTests: XCTestCase {
+  func testTextWithMoreDigitsThanDecimalHoldsIsRefusedNotRounded() throws {
+    let db = try Connection.inMemory()
+    for text in [
+      "123456789012345678901234567890123456789012345",
+      "0.123456789012345678901234567890123456789012345",
+    ] {
+      // Before: read as 123456789012345678901234567890123456789000000, silently.
+      XCTAssertThrowsError(try db.scalar(Decimal.self, "SELECT ?", [text]), text)
+    }
+    for text in [
+      "340282366920938463463374607431768211455", "-0.00000000000000000000000000000000000001",
+      "00012.50000", "1E5", "-0", "12345678901234567890123456789012345678e-90",
+    ] {
+      let decimal = try XCTUnwrap(try db.scalar(Decimal.self, "SELECT ?", [text]), text)
+      XCTAssertEqual(decimal, Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+    }
+    for value in [Decimal.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.pi, 0] {
+      XCTAssertEqual(try db.scalar(Decimal.self, "SELECT ?", [value]), value)
+    }
+  }
+}

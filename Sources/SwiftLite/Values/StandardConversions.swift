@@ -197,13 +197,26 @@ extension Decimal: SQLiteValueConvertible {
     return .text(description)
   }
   /// From TEXT holding a decimal number written with a `.` separator (and an optional
-  /// exponent), nothing else: `Decimal(string:)` alone would read `"1.5abc"` as 1.5.
+  /// exponent), nothing else: `Decimal(string:)` alone would read `"1.5abc"` as 1.5. Text
+  /// with more significant digits than a `Decimal` holds (38 or 39) is refused, not rounded.
   public init?(sqliteValue: SQLiteValue) {
     guard case .text(let value) = sqliteValue, isDecimalNumber(value),
-      let decimal = Decimal(string: value, locale: Locale(identifier: "en_US_POSIX"))
+      let decimal = Decimal(string: value, locale: Locale(identifier: "en_US_POSIX")),
+      // Decimal(string:) rounds away the digits its 128-bit mantissa cannot hold.
+      significantDigits(value).elementsEqual(significantDigits(decimal.description))
     else { return nil }
     self = decimal
   }
+}
+
+/// The digits of a number's mantissa without sign, point, exponent, or leading and
+/// trailing zeros: `"-0012.3400e5"` gives `1234`.
+private func significantDigits(_ text: String) -> ArraySlice<UInt8> {
+  let mantissa = text.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+  let digits = mantissa.filter { (0x30...0x39).contains($0) }[...]
+  let start = digits.firstIndex { $0 != UInt8(ascii: "0") } ?? digits.endIndex
+  let end = digits.lastIndex { $0 != UInt8(ascii: "0") }.map { $0 + 1 } ?? digits.endIndex
+  return start < end ? digits[start..<end] : []
 }
 
 /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, and nothing around it.
