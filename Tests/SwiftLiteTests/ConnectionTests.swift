@@ -417,3 +417,16 @@ final class RunChangeCountTests: SQLiteTestCase {
     XCTAssertEqual(try db.run("INSERT INTO t VALUES (?)", [1]), 1)
   }
 }
+
+/// A path is handed to C as a string ending at its first NUL.
+final class OpenPathNulTests: SQLiteTestCase {
+  func testAPathHoldingANulIsRefusedNotCutShort() throws {
+    let requested = path("a.sqlite") + "\0.backup"
+    // Before: this opened (and created) a.sqlite, and reported the requested path.
+    assertSQLiteError(try Connection(path: requested)) { error in
+      XCTAssertEqual(error.code, .cannotOpen)
+      XCTAssertTrue(error.message.contains("NUL"), error.message)
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("a.sqlite")))
+  }
+}

@@ -54,8 +54,16 @@ public final class Connection {
   ///   - path: a file path, `":memory:"`, or a `file:` URI when `options.flags` has `.uri`.
   ///   - options: open flags and the initial settings.
   /// - Throws: `SQLiteError` with `.cannotOpen` when the file or its directory cannot be
-  ///   opened, `.notADatabase` when the file is not a database, and any other open failure.
+  ///   opened (or the path contains a NUL), `.notADatabase` when the file is not a database,
+  ///   and any other open failure.
   public init(path: String, options: OpenOptions = OpenOptions()) throws {
+    // C reads the path up to its first NUL: "a.sqlite\0x" would open a.sqlite.
+    if path.utf8.contains(0) {
+      throw SQLiteError(
+        extendedCode: .cannotOpen,
+        message: "cannot open '\(path.replacingOccurrences(of: "\0", with: "\\0"))': "
+          + "the path contains a NUL")
+    }
     var handle: OpaquePointer?
     let code = sqlite3_open_v2(path, &handle, options.flags.rawValue, nil)
     guard code == SQLITE_OK, let handle else {
