@@ -259,3 +259,28 @@ final class PrepareNulTests: SQLiteTestCase {
     }
   }
 }
+
+/// `bind` promises that nothing of an earlier binding stays: a bind that fails half-way
+/// must not leave the previous run's values in the parameters it did not reach.
+final class FailedBindTests: SQLiteTestCase {
+  func testAFailedBindLeavesNoValueOfTheRunBefore() throws {
+    try db.execute("CREATE TABLE t(a, b)")
+    let insert = try db.prepare("INSERT INTO t VALUES (?, ?)")
+    try insert.bind(values: 1, "secret")
+    try insert.execute()
+    let failures: [() throws -> Void] = [
+      { try insert.bind([2, Double.nan]) },
+      { try insert.bind(values: 3, Double.nan) },
+      { try insert.bind(values: 4, 5, 6) },
+      { try insert.bind(["zzz": 7]) },
+      { try insert.bind([8]) },
+    ]
+    for fail in failures {
+      XCTAssertThrowsError(try fail())
+      try insert.execute()  // what a caller that ignored the error would insert
+    }
+    // Before: (2, 'secret'), (3, 'secret'), (3, 'secret'), ...
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t WHERE b = 'secret'"), 1)
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t WHERE a IS NULL"), 5)
+  }
+}

@@ -186,7 +186,8 @@ public final class Statement {
   // MARK: Binding
 
   /// Binds arguments, positional or named. Every parameter must receive a value (a missing
-  /// one is an error, not the previous run's value), so nothing of an earlier binding stays.
+  /// one is an error, not the previous run's value), so nothing of an earlier binding stays;
+  /// a bind that fails sets every parameter to NULL.
   ///
   /// Each argument is an existential, converted when bound: for values of static types in a
   /// loop, ``bind(values:)`` does the same work several times faster.
@@ -195,6 +196,16 @@ public final class Statement {
   ///   (`"a"` and `":a"`); `.mismatch` for a value SQLite cannot store; the parameter is
   ///   named in the message.
   public func bind(_ arguments: StatementArguments) throws {
+    do {
+      try bindAll(arguments)
+    } catch {
+      // Parameters this bind did not reach would keep the previous run's values.
+      sqlite3_clear_bindings(handle)
+      throw error
+    }
+  }
+
+  private func bindAll(_ arguments: StatementArguments) throws {
     switch arguments.storage {
     case .positional(let values):
       guard values.count == parameterCount else { throw countError(values.count) }
@@ -247,9 +258,15 @@ public final class Statement {
     do {
       converted = try value?.sqliteValue() ?? .null
     } catch let error as SQLiteError {
-      throw parameterError(error, at: index)
+      throw failed(parameterError(error, at: index))
+    } catch {
+      throw failed(error)
     }
-    try bindValue(converted, at: index)
+    do {
+      try bindValue(converted, at: index)
+    } catch {
+      throw failed(error)
+    }
   }
 
   /// Binds one value to a named parameter (`:id`, `@id`, `$id`, or `id` to try them all).

@@ -227,13 +227,28 @@ extension Statement {
     do {
       converted = try value.sqliteValue()
     } catch let error as SQLiteError {
-      throw parameterError(error, at: index)
+      throw failed(parameterError(error, at: index))
+    } catch {
+      throw failed(error)
     }
-    try bindValue(converted, at: index)
+    do {
+      try bindValue(converted, at: index)
+    } catch {
+      throw failed(error)
+    }
   }
 
+  /// Sets every parameter to NULL and returns `error`: after a failed bind, the parameters
+  /// it did not reach must not keep the previous run's values.
+  @usableFromInline func failed(_ error: any Error) -> any Error {
+    clearBindings()
+    return error
+  }
+
+  /// The error for a wrong number of values; the bindings are cleared, as for any failed bind.
   @usableFromInline func countError(_ count: Int) -> SQLiteError {
-    SQLiteError.range(
+    clearBindings()
+    return SQLiteError.range(
       "expected \(parameterCount) argument(s), got \(count)", sql: sql,
       parameterCount: parameterCount)
   }
