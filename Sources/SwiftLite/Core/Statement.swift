@@ -254,19 +254,8 @@ public final class Statement {
 
   /// Converts and binds one value to a parameter index known to be in range.
   private func bindArgument(_ value: (any SQLiteValueConvertible)?, at index: Int32) throws {
-    let converted: SQLiteValue
-    do {
-      converted = try value?.sqliteValue() ?? .null
-    } catch let error as SQLiteError {
-      throw failed(parameterError(error, at: index))
-    } catch {
-      throw failed(error)
-    }
-    do {
-      try bindValue(converted, at: index)
-    } catch {
-      throw failed(error)
-    }
+    let value: any SQLiteValueConvertible = value ?? SQLiteValue.null
+    try convertAndBind(value, at: index)  // opens the existential
   }
 
   /// Binds one value to a named parameter (`:id`, `@id`, `$id`, or `id` to try them all).

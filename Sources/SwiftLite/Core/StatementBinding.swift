@@ -223,6 +223,13 @@ extension Statement {
       try bindValue(.integer(Int64(unsafeBitCast(value, to: Int.self))), at: index)
       return
     }
+    try convertAndBind(value, at: index)
+  }
+
+  /// Converts a value and binds it; on any failure every parameter is cleared first, so
+  /// none keeps the previous run's value. The one path from a Swift value to a parameter.
+  @inlinable
+  func convertAndBind(_ value: some SQLiteValueConvertible, at index: Int32) throws {
     let converted: SQLiteValue
     do {
       converted = try value.sqliteValue()
