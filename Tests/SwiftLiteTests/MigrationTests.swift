@@ -1239,12 +1239,10 @@ final class MigrationTests: ModelTestCase {
     XCTAssertEqual(try queue.read { try $0.findAll(User.self) }, [User(id: 1, name: "ann")])
     let readOnly = try Connection(path: path(), options: .readOnly)
     XCTAssertEqual(try readOnly.find(User.self, id: 1), User(id: 1, name: "ann"))
-    // A table that needs changing still cannot be changed in a read.
+    // A missing table is not created by a read: there is nothing to find.
     let other = try DatabaseQueue(path: path("other.sqlite"))
-    XCTAssertThrowsError(try other.read { try $0.findAll(User.self) }) {
-      XCTAssertEqual(
-        $0 as? MigrationError, .readOnlyConnection(table: "User", strategy: "create"), "\($0)")
-    }
+    XCTAssertEqual(try other.read { try $0.findAll(User.self) }, [])
+    XCTAssertFalse(try SchemaInspector(open("other.sqlite")).tableExists("User"))
   }
 
   func testConstraintsOnlyTheRecordShowsAreAppliedToAHandMadeTable() throws {
@@ -1486,13 +1484,13 @@ final class MigrationEdgeTests: ModelTestCase {
     XCTAssertTrue(try open().migrationPlan(for: Ordered.self).isEmpty)
   }
 
-  func testFirstUseInsideAReadGivesAClearErrorAndChangesNothing() throws {
+  func testAReadOfAMissingTableFindsNothingAndCreatesNothing() throws {
     let queue = try DatabaseQueue(path: path())
-    let error = thrownError(MigrationError.self) {
-      _ = try queue.read { db in try db.findAll(Ordered.self) }
-    }
-    XCTAssertEqual(error, .readOnlyConnection(table: "Ordered", strategy: "create"))
+    XCTAssertEqual(try queue.read { db in try db.findAll(Ordered.self) }, [])
+    XCTAssertEqual(try queue.read { db in try db.count(Ordered.self) }, 0)
+    XCTAssertNil(try queue.read { db in try db.find(Ordered.self, id: 1) })
     XCTAssertFalse(try SchemaInspector(open()).tableExists("Ordered"))
+    XCTAssertFalse(try SchemaInspector(open()).tableExists(AutoMigration.recordTable))
     // Created in a write, it then reads fine.
     try queue.write { db in try db.createTable(for: Ordered.self) }
     XCTAssertEqual(try queue.read { db in try db.findAll(Ordered.self) }, [])
@@ -1944,7 +1942,13 @@ final class MigrationSwiftTypeTests: ModelTestCase {
     XCTAssertTrue(
       plan.changes.contains("column tags Swift type changed from String to Array<String>"),
       "\(plan.changes)")
-    let error = thrownError(MigrationError.self) { _ = try db.findAll(TaskTagsAsArray.self) }
+    // A read never migrates: it reports that the table must be migrated first.
+    guard
+      case .needsMigration(let table, _, _) = thrownError(
+        MigrationError.self, { _ = try db.findAll(TaskTagsAsArray.self) })
+    else { return XCTFail("expected needsMigration") }
+    XCTAssertEqual(table, "Task")
+    let error = thrownError(MigrationError.self) { try db.createTable(for: TaskTagsAsArray.self) }
     XCTAssertEqual(error, .valuesDoNotDecode(table: "Task", column: "tags", type: "Array<String>"))
     // Nothing changed, and the old model still reads its rows.
     XCTAssertEqual(
@@ -1952,6 +1956,7 @@ final class MigrationSwiftTypeTests: ModelTestCase {
 
     // Once the stored values are converted, the change goes through.
     try open().run("UPDATE Task SET tags = json_array('a', 'b')")
+    try open().migrate(TaskTagsAsArray.self)
     XCTAssertEqual(try open().findAll(TaskTagsAsArray.self).map(\.tags), [["a", "b"]])
   }
 
@@ -1960,16 +1965,19 @@ final class MigrationSwiftTypeTests: ModelTestCase {
       TaskV1(id: 1, tags: "", flag: 1, state: .open),
       TaskV1(id: 2, tags: "", flag: 5, state: .done),
     ])
-    let error = thrownError(MigrationError.self) { _ = try open().findAll(TaskFlagAsBool.self) }
+    let error = thrownError(MigrationError.self) { try open().migrate(TaskFlagAsBool.self) }
     XCTAssertEqual(error, .valuesDoNotDecode(table: "Task", column: "flag", type: "Bool"))
     try open().run("UPDATE Task SET flag = 0 WHERE flag = 5")
+    try open().migrate(TaskFlagAsBool.self)
     XCTAssertEqual(
       try open().findAll(TaskFlagAsBool.self, orderBy: "id").map(\.flag), [true, false])
   }
 
   func testAnEnumThatLostACaseStillInUseIsRefused() throws {
     try seed([TaskV1(id: 1, tags: "", flag: 0, state: .archived)])
-    let error = thrownError(MigrationError.self) { _ = try open().findAll(TaskFewerStates.self) }
+    let error = thrownError(MigrationError.self) {
+      try open().save(TaskFewerStates(id: 2, tags: "", flag: 0, state: .open))
+    }
     XCTAssertEqual(
       error, .valuesDoNotDecode(table: "Task", column: "state", type: "TaskStateWithoutArchived"))
   }

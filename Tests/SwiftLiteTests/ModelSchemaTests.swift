@@ -615,8 +615,13 @@ final class ModelSchemaTests: ModelTestCase {
     // Target b is untouched until used.
     XCTAssertEqual(try later.columnNames("Chat_b"), ["id", "text"])
     XCTAssertEqual(try later.indexNames("Chat_b"), ["Chat_b_on_text"])
+    // A read never migrates; the first write does.
+    XCTAssertThrowsError(try later.findAll(ChatV2.self, target: "b"))
+    XCTAssertEqual(try later.columnNames("Chat_b"), ["id", "text"])
+    try later.save(ChatV2(id: 2, body: "three", read: true), target: "b")
     XCTAssertEqual(
-      try later.findAll(ChatV2.self, target: "b"), [ChatV2(id: 1, body: "two", read: false)])
+      try later.findAll(ChatV2.self, target: "b"),
+      [ChatV2(id: 1, body: "two", read: false), ChatV2(id: 2, body: "three", read: true)])
     XCTAssertEqual(try later.indexNames("Chat_b"), ["Chat_b_on_body"])
     XCTAssertFalse(try open().needsMigration(ChatV2.self, target: "a"))
     XCTAssertFalse(try open().needsMigration(ChatV2.self, target: "b"))

@@ -40,6 +40,11 @@ public final class Connection {
   /// The attachment found last, so a loop over one model skips hashing its table name.
   @exclusivity(unchecked) var lastAttachment: (key: AttachmentKey, value: AnyObject)?
 
+  /// Whether a model's first write may create its table or migrate a table SwiftLite
+  /// created (see ``OpenOptions/automaticMigration``). Explicit calls such as
+  /// `migrate(_:)` work either way.
+  public var automaticMigration: Bool
+
   struct AttachmentKey: Hashable {
     let type: ObjectIdentifier
     let name: String
@@ -75,6 +80,7 @@ public final class Connection {
     self.handle = handle
     self.path = path
     self.cache = StatementCache(capacity: options.statementCacheCapacity)
+    self.automaticMigration = options.automaticMigration
     sqlite3_extended_result_codes(handle, 1)
     do {
       // The timeout comes first: reading the schema waits for a writer's lock like any read.

@@ -17,6 +17,11 @@ public struct OpenOptions: Sendable {
   public var doubleQuotedStringLiterals = false
   /// How many prepared statements the connection keeps, keyed by SQL. Default 64.
   public var statementCacheCapacity = 64
+  /// Whether a model's first write may create its table, or migrate a table SwiftLite
+  /// created when the model changed. Default `true`. Turn it off in apps that change the
+  /// schema only through explicit migrations: a missing or outdated table then gives an
+  /// error instead. Tables another program made are never changed either way.
+  public var automaticMigration = true
 
   /// The default options: read-write, create when missing, foreign keys on.
   public init() {}

@@ -1,5 +1,5 @@
-/// A `Codable` type stored as rows of one table, created on first use and migrated
-/// automatically when the type changes.
+/// A `Codable` type stored as rows of one table: a table SwiftLite creates on the first
+/// write and migrates when the type changes, or an existing table it maps onto as it is.
 ///
 /// Only ``primaryKey`` is required; everything else has a default:
 ///
@@ -63,6 +63,11 @@ public protocol Model: Codable {
   /// Create the table `STRICT` (SQLite 3.37 or later). Default `false`.
   static var isStrict: Bool { get }
 
+  /// What SwiftLite may do to the table: create and migrate it (``SchemaPolicy/automatic``,
+  /// the default), only create it, or only map onto it as it is. A table SwiftLite did not
+  /// create is never changed, whatever the policy.
+  static var schemaPolicy: SchemaPolicy { get }
+
   /// The table for one target of the same model (CWDB's `tableName(cls, targetId)`), for
   /// example one message table per chat. Default: `"<tableName>_<target>"`.
   static func tableName(target: String) -> String
@@ -89,6 +94,8 @@ extension Model {
   public static var lossyConvertibleColumns: Set<String> { [] }
   /// `false`.
   public static var isStrict: Bool { false }
+  /// ``SchemaPolicy/automatic``.
+  public static var schemaPolicy: SchemaPolicy { .automatic }
   /// `"<tableName>_<target>"`.
   public static func tableName(target: String) -> String { tableName + "_" + target }
 }

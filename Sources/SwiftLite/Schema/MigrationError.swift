@@ -21,6 +21,13 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The table has child tables (or references itself) and must be rebuilt with foreign
   /// keys off, which SQLite allows only outside a transaction.
   case mustRunOutsideTransaction(table: String)
+  /// The table SwiftLite manages differs from the model, and this operation may not
+  /// migrate it: a read (reads never change the schema), a model whose policy is
+  /// ``SchemaPolicy/createOnly``, or a connection with automatic migration off.
+  case needsMigration(table: String, changes: [String], reason: String)
+  /// The table exists but SwiftLite did not create it, so it never changes it: the model
+  /// is mapped onto it as it is. Adopt it with `adopt(_:)` to have it migrated.
+  case notManaged(table: String)
 
   /// A sentence naming the table, the column and how to permit the change.
   public var description: String {
@@ -47,6 +54,13 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     case .mustRunOutsideTransaction(let table):
       return "\(table) is referenced by foreign keys (of other tables or its own), so its "
         + "rebuild must run outside a transaction (foreign keys can only be paused there)"
+    case .needsMigration(let table, let changes, let reason):
+      return "\(table) differs from the model (" + changes.joined(separator: "; ")
+        + ") and \(reason): call migrate(_:) (or run your migrations) first"
+    case .notManaged(let table):
+      return "\(table) was not created by SwiftLite, so SwiftLite does not change it; the "
+        + "model reads and writes it as it is. To have it migrated, adopt it: "
+        + "adoptionPlan(for:) shows what that would do, adopt(_:) does it"
     }
   }
 }

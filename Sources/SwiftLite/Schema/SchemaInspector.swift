@@ -107,3 +107,31 @@ public struct SchemaInspector {
     }
   }
 }
+
+extension SchemaInspector {
+  /// The column sets that identify a row of the table: its primary key (or `rowid` when it
+  /// has none) and each unique index that is not partial. An upsert's `ON CONFLICT`
+  /// target must be one of them.
+  /// - Throws: `SQLiteError` if a pragma fails.
+  public func uniqueKeys(of table: String) throws -> [[String]] {
+    let quoted = SQLIdentifier.quote(table)
+    var keys: [[String]] = []
+    let primaryKey = try db.query("PRAGMA table_info(" + quoted + ")")
+      .filter { try $0.get(Int.self, "pk") > 0 }
+      .sorted { try $0.get(Int.self, "pk") < $1.get(Int.self, "pk") }
+      .map { try $0.get(String.self, "name") }
+    keys.append(primaryKey.isEmpty ? ["rowid"] : primaryKey)
+    for index in try db.query("PRAGMA index_list(" + quoted + ")") {
+      guard try index.get(Bool.self, "unique"), try !index.get(Bool.self, "partial") else {
+        continue
+      }
+      let name = try index.get(String.self, "name")
+      let columns = try db.query("PRAGMA index_info(" + SQLIdentifier.quote(name) + ")")
+        .sorted { try $0.get(Int.self, "seqno") < $1.get(Int.self, "seqno") }
+        .map { try $0.get(String?.self, "name") }
+      // An index on an expression has no name for that part: it cannot be a conflict target.
+      if columns.allSatisfy({ $0 != nil }) { keys.append(columns.compactMap { $0 }) }
+    }
+    return keys
+  }
+}

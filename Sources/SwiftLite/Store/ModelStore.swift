@@ -16,65 +16,50 @@ import Foundation
 extension Connection {
   // MARK: Tables
 
-  func modelTable<M: Model>(_ model: M.Type, target: String?) throws -> ModelTable {
-    let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    let key = AttachmentKey(type: ObjectIdentifier(model), name: name)
-    if let last = lastAttachment, last.key == key {
-      return unsafeDowncast(last.value, to: ModelTable.self)
-    }
-    if let table = attachments[key] {
-      lastAttachment = (key, table)
-      return unsafeDowncast(table, to: ModelTable.self)
-    }
-    let schema = try TableSchema(model, table: name)
-    do {
-      try AutoMigration.migrate(model, table: name, in: self)
-    } catch let error as SQLiteError where error.code == .readOnly {
-      // When the table already matches, only SwiftLite's record of it was to be written (a
-      // table made by hand): a read-only connection (DatabaseQueue.read) uses it without.
-      let plan = try AutoMigration.plan(for: model, table: name, in: self)
-      guard plan.strategy == .none else {
-        throw MigrationError.readOnlyConnection(table: name, strategy: plan.strategy.rawValue)
-      }
-    }
-    let table = try ModelTable(schema: schema, ignored: M.ignoredProperties, db: self)
-    attachments[key] = table
-    return table
-  }
-
-  /// Creates the model's table when missing, or migrates it when it differs from the model.
-  /// Other methods do this on first use; call it to do it at a time of your choosing.
-  /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`; nothing changes then.
+  /// Creates the model's table when it is missing, or migrates it when SwiftLite manages it
+  /// and it differs from the model; for a table SwiftLite did not create, checks that the
+  /// model fits it, changing nothing. Writes do this on first use; call it to do it at a
+  /// time of your choosing.
+  /// - Throws: ``ModelError`` (``ModelError/incompatibleTable(model:table:problems:)`` for an
+  ///   existing table the model does not fit), ``MigrationError`` or `SQLiteError`; nothing
+  ///   changes then.
   public func createTable<M: Model>(for model: M.Type, target: String? = nil) throws {
-    _ = try modelTable(model, target: target)
+    _ = try writableModelTable(model, target: target)
   }
 
   /// The plan that would bring the model's table in line with the model, without applying it.
-  /// - Throws: ``ModelError``, ``MigrationError`` (a change that would lose data), `SQLiteError`.
+  /// - Throws: ``MigrationError/notManaged(table:)`` for a table SwiftLite did not create
+  ///   (see ``adoptionPlan(for:target:)``); ``ModelError``, ``MigrationError`` (a change
+  ///   that would lose data), `SQLiteError`.
   public func migrationPlan<M: Model>(for model: M.Type, target: String? = nil) throws
     -> MigrationPlan
   {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
+    if try ownership(of: name) == .mapped { throw MigrationError.notManaged(table: name) }
     return try AutoMigration.plan(for: model, table: name, in: self)
   }
 
-  /// Whether the model's table is missing or differs from the model.
-  /// - Throws: as ``migrationPlan(for:target:)``.
+  /// Whether the model's table is missing, or managed by SwiftLite and different from the
+  /// model. A table SwiftLite did not create never needs migration: it is used as it is.
+  /// - Throws: as ``migrationPlan(for:target:)``, except for unmanaged tables.
   public func needsMigration<M: Model>(_ model: M.Type, target: String? = nil) throws -> Bool {
-    // A plan whose only step records a matching hand-made table changes no schema.
-    try migrationPlan(for: model, target: target).strategy != .none
+    let name = target.map { M.tableName(target: $0) } ?? M.tableName
+    if try ownership(of: name) == .mapped { return false }
+    // A plan whose only step completes the record of a matching table changes no schema.
+    return try AutoMigration.plan(for: model, table: name, in: self).strategy != .none
   }
 
-  /// Creates or migrates the model's table now, in one transaction.
+  /// Creates or migrates the model's table now, in one transaction, whatever the model's
+  /// ``Model/schemaPolicy`` and ``automaticMigration`` say (this is the explicit call).
   /// - Returns: the plan that was applied (empty when nothing was needed).
-  /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`; nothing changes then.
+  /// - Throws: ``MigrationError/notManaged(table:)`` for a table SwiftLite did not create;
+  ///   ``ModelError``, ``MigrationError`` or `SQLiteError`; nothing changes then.
   @discardableResult
   public func migrate<M: Model>(_ model: M.Type, target: String? = nil) throws -> MigrationPlan {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    let plan = try AutoMigration.migrate(model, table: name, in: self)
-    attachments[AttachmentKey(type: ObjectIdentifier(model), name: name)] = try ModelTable(
-      schema: try TableSchema(model, table: name), ignored: M.ignoredProperties, db: self)
-    return plan
+    if try ownership(of: name) == .mapped { throw MigrationError.notManaged(table: name) }
+    forgetModelTable(model, table: name)
+    return try AutoMigration.migrate(model, table: name, in: self)
   }
 
   /// Drops the model's table and every row in it.
@@ -89,7 +74,7 @@ extension Connection {
           [name])
       }
     }
-    attachments[AttachmentKey(type: ObjectIdentifier(model), name: name)] = nil
+    forgetModelTable(model, table: name)
   }
 
   // MARK: Writing
@@ -99,18 +84,19 @@ extension Connection {
   /// - Throws: `EncodingError` for a value SQLite cannot store; `SQLiteError` for a
   ///   violated constraint (a UNIQUE column other than the key, say).
   public func save<M: Model>(_ model: M, target: String? = nil) throws {
-    let table = try modelTable(M.self, target: target)
-    try table.upsertWriter.write(model)
+    let table = try writableModelTable(M.self, target: target)
+    try table.upsertWriter(self).write(model)
   }
 
   /// Saves many models in one transaction (a savepoint inside an open one), through one
   /// cached statement. All or none are saved.
   /// - Throws: as ``save(_:target:)``; nothing is saved then.
   public func save<M: Model>(_ models: some Sequence<M>, target: String? = nil) throws {
-    let table = try modelTable(M.self, target: target)
-    try savepoint { db in
+    let table = try writableModelTable(M.self, target: target)
+    let writer = try table.upsertWriter(self)
+    try savepoint { _ in
       for model in models {
-        try table.upsertWriter.write(model)
+        try writer.write(model)
       }
     }
   }
@@ -121,8 +107,8 @@ extension Connection {
   ///   exists, `.unique` for another unique column; `EncodingError` for unstorable values.
   @discardableResult
   public func insert<M: Model>(_ model: M, target: String? = nil) throws -> Int64 {
-    let table = try modelTable(M.self, target: target)
-    try table.insertWriter.write(model)
+    let table = try writableModelTable(M.self, target: target)
+    try table.insertWriter(self).write(model)
     return lastInsertRowID
   }
 
@@ -130,13 +116,13 @@ extension Connection {
   /// - Throws: ``ModelError/notFound(table:key:)`` when no row has that key;
   ///   `SQLiteError` for a violated constraint.
   public func update<M: Model>(_ model: M, target: String? = nil) throws {
-    let table = try modelTable(M.self, target: target)
+    let table = try writableModelTable(M.self, target: target)
     try table.encoder.encode(model)
     guard let sql = table.updateSQL else {
       // Every column is part of the key: there is nothing to update, only to find.
       let key = table.encodedKey
       guard try exists(M.self, key: key, target: target) else {
-        throw ModelError.notFound(table: table.schema.name, key: key)
+        throw ModelError.notFound(table: table.name, key: key)
       }
       return
     }
@@ -151,7 +137,7 @@ extension Connection {
         try statement.execute()
         return changes
       })
-    if changed == 0 { throw ModelError.notFound(table: table.schema.name, key: table.encodedKey) }
+    if changed == 0 { throw ModelError.notFound(table: table.name, key: table.encodedKey) }
   }
 
   /// Deletes the row with the model's primary key.
@@ -159,7 +145,7 @@ extension Connection {
   /// - Throws: `SQLiteError` (a foreign key RESTRICT, say).
   @discardableResult
   public func delete<M: Model>(_ model: M, target: String? = nil) throws -> Bool {
-    let table = try modelTable(M.self, target: target)
+    guard let table = try modelTable(M.self, target: target, for: .delete) else { return false }
     try table.encoder.encode(model)
     return try delete(M.self, key: table.encodedKey, target: target)
   }
@@ -181,7 +167,7 @@ extension Connection {
   public func delete<M: Model>(_ model: M.Type, key: [SQLiteValue], target: String? = nil) throws
     -> Bool
   {
-    let table = try modelTable(model, target: target)
+    guard let table = try modelTable(model, target: target, for: .delete) else { return false }
     return try run(
       "DELETE FROM " + table.quotedName + " WHERE " + table.keyCondition, StatementArguments(key))
       > 0
@@ -199,7 +185,7 @@ extension Connection {
     _ model: M.Type, where condition: String, _ arguments: StatementArguments = [],
     target: String? = nil
   ) throws -> Int {
-    let table = try modelTable(model, target: target)
+    guard let table = try modelTable(model, target: target, for: .delete) else { return 0 }
     return try run("DELETE FROM " + table.quotedName + " WHERE " + condition, arguments)
   }
 
@@ -208,7 +194,7 @@ extension Connection {
   /// - Throws: `SQLiteError`.
   @discardableResult
   public func deleteAll<M: Model>(_ model: M.Type, target: String? = nil) throws -> Int {
-    let table = try modelTable(model, target: target)
+    guard let table = try modelTable(model, target: target, for: .delete) else { return 0 }
     return try run("DELETE FROM " + table.quotedName)
   }
 
@@ -229,7 +215,7 @@ extension Connection {
   public func find<M: Model>(_ model: M.Type, key: [SQLiteValue], target: String? = nil) throws
     -> M?
   {
-    let table = try modelTable(model, target: target)
+    guard let table = try modelTable(model, target: target, for: .read) else { return nil }
     return try fetch(
       model, table, table.selectSQL + " WHERE " + table.keyCondition, StatementArguments(key)
     ).first
@@ -245,7 +231,7 @@ extension Connection {
     _ model: M.Type, orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil,
     target: String? = nil
   ) throws -> [M] {
-    let table = try modelTable(model, target: target)
+    guard let table = try modelTable(model, target: target, for: .read) else { return [] }
     return try fetch(
       model, table, table.selectSQL, [], orderBy: orderBy, limit: limit, offset: offset)
   }
@@ -260,7 +246,7 @@ extension Connection {
     _ model: M.Type, where condition: String, _ arguments: StatementArguments = [],
     orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil, target: String? = nil
   ) throws -> [M] {
-    let table = try modelTable(model, target: target)
+    guard let table = try modelTable(model, target: target, for: .read) else { return [] }
     return try fetch(
       model, table, table.selectSQL + " WHERE " + condition, arguments, orderBy: orderBy,
       limit: limit, offset: offset)
@@ -272,7 +258,7 @@ extension Connection {
     _ model: M.Type, where condition: String? = nil, _ arguments: StatementArguments = [],
     target: String? = nil
   ) throws -> Int {
-    let table = try modelTable(model, target: target)
+    guard let table = try modelTable(model, target: target, for: .read) else { return 0 }
     let filter = condition.map { " WHERE " + $0 } ?? ""
     return try scalar(Int.self, "SELECT count(*) FROM " + table.quotedName + filter, arguments) ?? 0
   }
@@ -290,7 +276,7 @@ extension Connection {
   public func exists<M: Model>(_ model: M.Type, key: [SQLiteValue], target: String? = nil) throws
     -> Bool
   {
-    let table = try modelTable(model, target: target)
+    guard let table = try modelTable(model, target: target, for: .read) else { return false }
     return try scalar(
       Bool.self,
       "SELECT EXISTS (SELECT 1 FROM " + table.quotedName + " WHERE " + table.keyCondition + ")",

@@ -1,10 +1,10 @@
-/// A model table checked against its model on this connection, with its SQL written once.
+/// A model's table checked against its model on this connection, with its SQL written once.
 ///
 /// Kept per connection and per (model type, table name): the first use of a model on a
-/// connection creates or migrates its table; later uses find this and go straight to the
-/// cached statements.
+/// connection checks (and, for a table SwiftLite manages, creates or migrates) its table;
+/// later uses find this and go straight to the cached statements.
 final class ModelTable {
-  let schema: TableSchema
+  let mapping: TableMapping
   let keyPositions: [Int]
   let otherPositions: [Int]
   let encoder: RowEncoder
@@ -17,20 +17,27 @@ final class ModelTable {
   let keyCondition: String
   let quotedName: String
 
-  init(schema: TableSchema, ignored: Set<String>, db: Connection) throws {
-    self.schema = schema
+  init(mapping: TableMapping, ignored: Set<String>) {
+    self.mapping = mapping
     self.ignored = ignored
-    let names = schema.columns.map(\.name)
-    let quoted = names.map(SQLIdentifier.quote)
-    let keySet = Set(schema.primaryKey)
-    keyPositions = schema.primaryKey.compactMap { names.firstIndex(of: $0) }
+    let names = mapping.properties
+    let quoted = mapping.columns.map(SQLIdentifier.quote)
+    let keySet = Set(mapping.keyProperties)
+    keyPositions = mapping.keyProperties.compactMap { names.firstIndex(of: $0) }
     otherPositions = names.indices.filter { !keySet.contains(names[$0]) }
     encoder = RowEncoder(columns: names)
-    quotedName = SQLIdentifier.quote(schema.name)
+    quotedName = SQLIdentifier.quote(mapping.table)
 
     let columnList = quoted.joined(separator: ", ")
+    // A column named differently from its property (in case only) is read under the
+    // property's name.
+    let selected = zip(mapping.columns, names).map { column, property in
+      column == property
+        ? SQLIdentifier.quote(column)
+        : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
+    }
     let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-    selectSQL = "SELECT " + columnList + " FROM " + quotedName
+    selectSQL = "SELECT " + selected.joined(separator: ", ") + " FROM " + quotedName
     insertSQL = "INSERT INTO " + quotedName + " (" + columnList + ") VALUES (" + placeholders + ")"
     let keyList = keyPositions.map { quoted[$0] }.joined(separator: ", ")
     let assignments = otherPositions.map { quoted[$0] + " = excluded." + quoted[$0] }
@@ -45,9 +52,10 @@ final class ModelTable {
       : "UPDATE " + quotedName + " SET "
         + otherPositions.map { quoted[$0] + " = ?" }.joined(separator: ", ") + " WHERE "
         + keyCondition
-    upsertWriter = try Writer(upsertSQL, columns: names, db: db)
-    insertWriter = try Writer(insertSQL, columns: names, db: db)
   }
+
+  /// The table's name, as the model names it.
+  var name: String { mapping.table }
 
   /// A statement this table owns with an encoder that binds straight into it: writing a
   /// model looks nothing up by SQL text and builds no intermediate values.
@@ -66,10 +74,32 @@ final class ModelTable {
     }
   }
 
-  /// INSERT OR ... ON CONFLICT DO UPDATE: `save`.
-  let upsertWriter: Writer
-  /// Plain INSERT: `insert`.
-  let insertWriter: Writer
+  private var upsert: Writer?
+  private var insert: Writer?
+
+  /// INSERT ... ON CONFLICT DO UPDATE: `save`. Prepared on first use.
+  /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
+  func upsertWriter(_ db: Connection) throws -> Writer {
+    if let upsert { return upsert }
+    if let reason = mapping.insertRefusal ?? mapping.upsertRefusal {
+      throw ModelError.writeRefused(table: name, reason: reason)
+    }
+    let writer = try Writer(upsertSQL, columns: mapping.properties, db: db)
+    upsert = writer
+    return writer
+  }
+
+  /// Plain INSERT: `insert`. Prepared on first use.
+  /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
+  func insertWriter(_ db: Connection) throws -> Writer {
+    if let insert { return insert }
+    if let reason = mapping.insertRefusal {
+      throw ModelError.writeRefused(table: name, reason: reason)
+    }
+    let writer = try Writer(insertSQL, columns: mapping.properties, db: db)
+    insert = writer
+    return writer
+  }
 
   /// Binds the encoder's values at `positions` to parameters 1, 2, ...
   func bind(_ positions: [Int], to statement: Statement, startingAt first: Int32 = 1) throws {

@@ -1,0 +1,175 @@
+/// How a model maps onto an existing table that SwiftLite does not manage: which column
+/// each property reads and writes, checked once per connection by reading the schema only.
+///
+/// Names match as SQLite matches them, ignoring ASCII case (a `customerId` property reads
+/// the `CustomerId` column); `CodingKeys` rename properties as usual. Declared types are
+/// judged by their ``ColumnAffinity``, not their text: a `String` fits `NVARCHAR(120)`, a
+/// `Double` fits `NUMERIC(10,2)` (an INTEGER value `25` reads `25.0`). Columns the model
+/// lacks are fine for reads, and for inserts when they are nullable or have a default.
+struct TableMapping {
+  /// The table name, as the model names it.
+  let table: String
+  /// The model's stored properties (coding keys), in column order.
+  let properties: [String]
+  /// The column each property reads and writes, in the same order.
+  let columns: [String]
+  /// The primary key's properties, in key order.
+  let keyProperties: [String]
+  /// Why an insert from this model cannot succeed, or `nil`.
+  let insertRefusal: String?
+  /// Why `save` (an insert or update by primary key) cannot work on this table, or `nil`.
+  let upsertRefusal: String?
+
+  /// The mapping of a table SwiftLite manages: every column is a property of the same name.
+  init(managed schema: TableSchema) {
+    table = schema.name
+    properties = schema.columns.map(\.name)
+    columns = properties
+    keyProperties = schema.primaryKey
+    insertRefusal = nil
+    upsertRefusal = nil
+  }
+
+  /// Checks that a model fits an existing table, listing every problem at once.
+  /// - Parameters:
+  ///   - model: the model's name, for messages.
+  ///   - desired: the schema the model would create (its columns are its properties).
+  ///   - declaredKey: the model's primary key, naming properties or their columns.
+  ///   - db: the connection; only read.
+  /// - Throws: ``ModelError/incompatibleTable(model:table:problems:)``; `SQLiteError`.
+  init(model: String, desired: TableSchema, declaredKey: [String], in db: Connection) throws {
+    let inspector = SchemaInspector(db)
+    guard let stored = try inspector.schema(of: desired.name) else {
+      throw ModelError.tableNotFound(table: desired.name)
+    }
+    let storedByName = Dictionary(
+      stored.columns.map { ($0.name.asciiCaseFolded, $0) }, uniquingKeysWith: { a, _ in a })
+    var problems: [String] = []
+    var columns: [String] = []
+    var claimed: [String: String] = [:]
+    let available = stored.columns.map(\.name).joined(separator: ", ")
+    for property in desired.columns {
+      guard let column = storedByName[property.name.asciiCaseFolded] else {
+        problems.append(
+          "property '\(property.name)' has no column (the table has: \(available)); name its "
+            + "column in CodingKeys, or list it in ignoredProperties")
+        columns.append(property.name)
+        continue
+      }
+      if let other = claimed[column.name.asciiCaseFolded] {
+        problems.append(
+          "properties '\(other)' and '\(property.name)' both map to column \(column.name); "
+            + "rename one in CodingKeys")
+      }
+      claimed[column.name.asciiCaseFolded] = property.name
+      columns.append(column.name)
+      let affinity = ColumnAffinity(declaredType: column.type, strict: stored.isStrict)
+      let kind = ValueKind(property)
+      if !kind.accepts(affinity, strict: stored.isStrict) {
+        problems.append(
+          "property '\(property.name)' (\(property.swiftType ?? property.type)) does not fit "
+            + "column \(column.name) declared \(column.type.isEmpty ? "with no type" : column.type) "
+            + "(\(affinity.rawValue) affinity): " + kind.fix(for: affinity))
+      }
+    }
+    // The key may name a property or its column.
+    var keyProperties: [String] = []
+    for name in declaredKey {
+      let folded = name.asciiCaseFolded
+      if let index = desired.columns.firstIndex(where: { $0.name.asciiCaseFolded == folded })
+        ?? columns.firstIndex(where: { $0.asciiCaseFolded == folded })
+      {
+        keyProperties.append(desired.columns[index].name)
+      } else {
+        problems.append("primary key '\(name)' names no property of the model")
+      }
+    }
+    guard problems.isEmpty else {
+      throw ModelError.incompatibleTable(model: model, table: desired.name, problems: problems)
+    }
+    table = desired.name
+    properties = desired.columns.map(\.name)
+    self.columns = columns
+    self.keyProperties = keyProperties
+
+    // Inserts leave the columns the model lacks to their default (or NULL).
+    let written = Set(columns.map(\.asciiCaseFolded))
+    let rowIDAlias =
+      stored.primaryKey.count == 1
+      && stored.column(named: stored.primaryKey[0])?.type == "INTEGER"
+    let required = stored.columns.filter { column in
+      !written.contains(column.name.asciiCaseFolded) && column.isNotNull
+        && column.defaultSQL == nil && !(rowIDAlias && column.name == stored.primaryKey[0])
+    }
+    insertRefusal =
+      required.isEmpty
+      ? nil
+      : "column" + (required.count == 1 ? " " : "s ")
+        + required.map(\.name).joined(separator: ", ")
+        + " must be given a value (NOT NULL, no default) and the model has no property for "
+        + (required.count == 1 ? "it" : "them") + "; add one"
+    // ON CONFLICT needs the key to be the primary key or a unique index of the table.
+    let keyColumns = Set(
+      keyProperties.compactMap { key in
+        desired.columns.firstIndex { $0.name == key }.map { columns[$0].asciiCaseFolded }
+      })
+    let uniqueKeys = try inspector.uniqueKeys(of: desired.name).map {
+      Set($0.map(\.asciiCaseFolded))
+    }
+    upsertRefusal =
+      uniqueKeys.contains(keyColumns)
+      ? nil
+      : "save() inserts or updates by primary key, and (" + keyProperties.joined(separator: ", ")
+        + ") is neither the table's primary key nor a unique index; use insert() and update()"
+  }
+}
+
+/// What a property stores, for judging which column affinities it fits.
+private enum ValueKind {
+  case integer, real, text, date, decimal, blob, any
+
+  init(_ column: ColumnDefinition) {
+    switch (column.type, column.swiftType) {
+    case (_, "Date"): self = .date
+    case (_, "Decimal"): self = .decimal
+    case ("INTEGER", _): self = .integer
+    case ("REAL", _): self = .real
+    case ("TEXT", _): self = .text
+    case ("ANY", _): self = .any
+    default: self = column.swiftType?.hasPrefix("SQLiteValue") == true ? .any : .blob
+    }
+  }
+
+  /// Whether values of this kind, written into a column of `affinity`, stay readable as
+  /// the property's type.
+  func accepts(_ affinity: ColumnAffinity, strict: Bool) -> Bool {
+    if affinity == .blob { return true }  // stored as given (or STRICT ANY)
+    switch self {
+    case .any: return true
+    // An integer written into a REAL column comes back REAL: no longer an Int.
+    case .integer: return affinity == .integer || (!strict && affinity == .numeric)
+    // A whole Double written into an INTEGER or NUMERIC column is stored as an INTEGER,
+    // which reads back as the same Double.
+    case .real: return affinity == .real || (!strict && [.integer, .numeric].contains(affinity))
+    // Text that looks like a number would be stored as one: only TEXT keeps it.
+    case .text: return affinity == .text
+    // Dates and decimals also read INTEGER and REAL values, so a NUMERIC column (which
+    // stores a decimal's text as a number) fits them.
+    case .date, .decimal: return affinity == .text || (!strict && affinity == .numeric)
+    case .blob: return false
+    }
+  }
+
+  /// How to make a property fit a column of `affinity`.
+  func fix(for affinity: ColumnAffinity) -> String {
+    let types: String
+    switch affinity {
+    case .integer: types = "Int, Int64 or Bool"
+    case .real: types = "Double"
+    case .text: types = "String (or Date, UUID, URL, Decimal, or a Codable value stored as JSON)"
+    case .numeric: types = "Int, Double, Bool, Decimal or Date"
+    case .blob: types = "any type"
+    }
+    return "declare the property as " + types + ", or read the column with SQL of your own"
+  }
+}

@@ -1,0 +1,120 @@
+/// Whether an operation on a model only reads, or may write.
+enum ModelAccess {
+  /// `find`, `findAll`, `count`, `exists`: never changes the file, not even the schema.
+  case read
+  /// `save`, `insert`, `update`, `createTable`: may create or migrate the table first,
+  /// when SwiftLite manages it and the policy allows.
+  case write
+  /// `delete`: may migrate the table first, but a missing table has nothing to delete and
+  /// is not created.
+  case delete
+}
+
+// Who owns a model's table, decided once per connection: a table SwiftLite created (it has
+// a row in the record table) is managed and migrated with the model; any other existing
+// table is mapped, checked to fit and never changed; a missing table is created by the
+// first write.
+extension Connection {
+  /// The model's table for an operation, checked against the model once per connection.
+  /// - Returns: `nil` when reading a table that does not exist yet (a read creates nothing).
+  /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`.
+  func modelTable<M: Model>(_ model: M.Type, target: String?, for access: ModelAccess) throws
+    -> ModelTable?
+  {
+    let name = target.map { M.tableName(target: $0) } ?? M.tableName
+    let key = AttachmentKey(type: ObjectIdentifier(model), name: name)
+    if let last = lastAttachment, last.key == key {
+      return unsafeDowncast(last.value, to: ModelTable.self)
+    }
+    if let table = attachments[key] {
+      lastAttachment = (key, table)
+      return unsafeDowncast(table, to: ModelTable.self)
+    }
+    let desired = try TableSchema(model, table: name)
+    let mapping: TableMapping
+    switch try ownership(of: name, policy: M.schemaPolicy) {
+    case .missing:
+      if M.schemaPolicy == .mapped { throw ModelError.tableNotFound(table: name) }
+      guard access == .write else { return nil }  // nothing to read or delete
+      guard automaticMigration else { throw ModelError.tableNotFound(table: name) }
+      try applyMigration(model, table: name)
+      mapping = TableMapping(managed: desired)
+    case .managed:
+      let plan = try AutoMigration.plan(for: model, table: name, in: self)
+      // A plan with no schema change only completes SwiftLite's record of the table:
+      // reads go on without it; the first write records it.
+      if plan.strategy != .none {
+        let refusal: String? =
+          if access == .read {
+            "reads never change the schema"
+          } else if M.schemaPolicy == .createOnly {
+            "the model's schemaPolicy is .createOnly"
+          } else if !automaticMigration {
+            "automatic migration is off on this connection"
+          } else {
+            nil
+          }
+        if let refusal {
+          throw MigrationError.needsMigration(table: name, changes: plan.changes, reason: refusal)
+        }
+      }
+      if !plan.isEmpty && access != .read { try applyMigration(model, table: name) }
+      mapping = TableMapping(managed: desired)
+    case .mapped:
+      mapping = try TableMapping(
+        model: String(describing: model), desired: desired, declaredKey: M.primaryKey, in: self)
+    }
+    let table = ModelTable(mapping: mapping, ignored: M.ignoredProperties)
+    attachments[key] = table
+    return table
+  }
+
+  /// The model's table for a write, created or migrated first when needed.
+  func writableModelTable<M: Model>(_ model: M.Type, target: String?) throws -> ModelTable {
+    // A write never gets `nil`: a missing table is created or reported.
+    guard let table = try modelTable(model, target: target, for: .write) else {
+      throw ModelError.tableNotFound(table: target.map { M.tableName(target: $0) } ?? M.tableName)
+    }
+    return table
+  }
+
+  /// Forgets what this connection checked about a model's table, so its next use looks again.
+  func forgetModelTable<M: Model>(_ model: M.Type, table name: String) {
+    attachments[AttachmentKey(type: ObjectIdentifier(model), name: name)] = nil
+  }
+
+  /// Who owns a table.
+  enum Ownership {
+    /// There is no such table.
+    case missing
+    /// SwiftLite created (or adopted) it and records it: it is migrated with the model.
+    case managed
+    /// Another program made it: the model maps onto it as it is.
+    case mapped
+  }
+
+  /// Who owns `table`: reads `sqlite_schema` and SwiftLite's record table (when there is one).
+  func ownership(of table: String, policy: SchemaPolicy = .automatic) throws -> Ownership {
+    let inspector = SchemaInspector(self)
+    guard try inspector.tableExists(table) else { return .missing }
+    if policy == .mapped { return .mapped }
+    guard try inspector.tableExists(AutoMigration.recordTable) else { return .mapped }
+    let recorded =
+      try scalar(
+        Bool.self,
+        "SELECT EXISTS (SELECT 1 FROM " + SQLIdentifier.quote(AutoMigration.recordTable)
+          + " WHERE table_name = ? COLLATE NOCASE)", [table]) ?? false
+    return recorded ? .managed : .mapped
+  }
+
+  /// Creates or migrates a managed table; on a read-only connection, says so in terms of
+  /// the model rather than SQLite's "attempt to write a readonly database".
+  private func applyMigration<M: Model>(_ model: M.Type, table: String) throws {
+    do {
+      try AutoMigration.migrate(model, table: table, in: self)
+    } catch let error as SQLiteError where error.code == .readOnly {
+      let plan = try AutoMigration.plan(for: model, table: table, in: self)
+      throw MigrationError.readOnlyConnection(table: table, strategy: plan.strategy.rawValue)
+    }
+  }
+}
