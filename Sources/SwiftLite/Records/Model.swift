@@ -28,7 +28,9 @@ public protocol Model: Codable {
   /// `Chat.Message` and `Mail.Message` would share `Message`: give such types their own.
   static var tableName: String { get }
 
-  /// The primary key's properties, in key order. Required: at least one.
+  /// The primary key's properties, in key order. Required: at least one. Each names a
+  /// stored property by its coding key (its column name, when `CodingKeys` renames it),
+  /// ignoring ASCII case as SQLite does.
   static var primaryKey: [String] { get }
 
   /// For a single integer primary key, whether it is declared `AUTOINCREMENT` (rowids are

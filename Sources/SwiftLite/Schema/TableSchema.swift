@@ -152,8 +152,17 @@ public struct TableSchema: Sendable, Hashable {
     guard !M.primaryKey.isEmpty else {
       throw invalid("declare a primary key: static let primaryKey = [\"id\"]")
     }
-    for key in M.primaryKey where !names.contains(key) {
-      throw invalid("primary key '\(key)' is not a stored property")
+    // The key names properties by their coding keys (their columns), as SQLite compares
+    // names: without regard to ASCII case.
+    var primaryKey: [String] = []
+    for key in M.primaryKey {
+      guard
+        let name = names.contains(key)
+          ? key : properties.first(where: { $0.name.asciiCaseFolded == key.asciiCaseFolded })?.name
+      else {
+        throw invalid("primary key '\(key)' is not a stored property")
+      }
+      primaryKey.append(name)
     }
     let declared =
       Set(M.columnConstraints.keys).union(M.indexes.flatMap(\.columns))
@@ -191,7 +200,7 @@ public struct TableSchema: Sendable, Hashable {
         name: $0.resolvedName(table: table), columns: $0.columns, isUnique: $0.isUnique)
     }
     var schema = TableSchema(
-      name: table, columns: columns, primaryKey: M.primaryKey, autoIncrement: M.autoIncrement,
+      name: table, columns: columns, primaryKey: primaryKey, autoIncrement: M.autoIncrement,
       indexes: indexes, foreignKeys: M.foreignKeys, isStrict: M.isStrict)
     if M.autoIncrement && !schema.hasRowIDAlias {
       throw invalid("autoIncrement needs a single integer primary key")
@@ -199,7 +208,7 @@ public struct TableSchema: Sendable, Hashable {
     if !schema.hasRowIDAlias {
       // SQLite lets NULL into a PRIMARY KEY that is not a rowid alias, and NULL keys never
       // conflict: save() of a model with a nil key would insert a new row every time.
-      for index in schema.columns.indices where M.primaryKey.contains(schema.columns[index].name) {
+      for index in schema.columns.indices where primaryKey.contains(schema.columns[index].name) {
         schema.columns[index].isNotNull = true
       }
     }
