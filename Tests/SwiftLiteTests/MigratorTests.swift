@@ -25,6 +25,12 @@ private struct Tag: Model, Equatable {
   static let primaryKey = ["name"]
 }
 
+private struct Note: Model {
+  var id: Int64?
+  var text: String
+  static let primaryKey = ["id"]
+}
+
 final class MigratorTests: SQLiteTestCase {
   /// Three migrations that each append their name to `log`, the first creating it.
   private func loggingMigrator() -> Migrator {
@@ -481,6 +487,27 @@ final class MigratorTests: SQLiteTestCase {
     XCTAssertEqual(try migrator.appliedMigrations(queue), ["create log", "add user", "user email"])
     let enforcing = try await queue.read { try $0.foreignKeysEnabled() }
     XCTAssertTrue(enforcing)
+  }
+
+  /// The README's example, as written (only the file differs).
+  func testTheReadmeExample() throws {
+    let dbQueue = try DatabaseQueue(path: path("app.sqlite"))
+    var migrator = Migrator()
+    migrator.register("create user") { db in
+      try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+    }
+    migrator.register("user email") { db in
+      try db.execute("ALTER TABLE user ADD COLUMN email TEXT")
+    }
+    migrator.registerModels("notes", Note.self)
+    try migrator.migrate(dbQueue)
+
+    let columns = try dbQueue.read { db in
+      (try db.columnNames("user"), try db.columnNames("Note"))
+    }
+    XCTAssertEqual(columns.0, ["id", "name", "email"])
+    XCTAssertEqual(columns.1, ["id", "text"])
+    XCTAssertEqual(try migrator.pendingMigrations(dbQueue), [])
   }
 
   // MARK: Reading writes nothing
