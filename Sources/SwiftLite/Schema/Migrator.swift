@@ -1,0 +1,285 @@
+import Foundation
+
+/// Named schema migrations for apps that migrate explicitly: applied in the order they were
+/// registered, each at most once, each in its own IMMEDIATE transaction, and recorded by name
+/// in the table ``recordTable``.
+///
+/// ```swift
+/// var migrator = Migrator()
+/// migrator.register("create user") { db in
+///   try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+/// }
+/// migrator.register("user email") { db in
+///   try db.execute("ALTER TABLE user ADD COLUMN email TEXT")
+/// }
+/// migrator.registerModels("notes", Note.self)  // creates or migrates Note's table
+/// try migrator.migrate(db)  // or migrate(dbQueue), or await migrate(dbQueue)
+/// ```
+///
+/// - **Names, not numbers.** A migration is known by its name, so two branches that each add
+///   one merge without renumbering. Registering a name twice is a programmer error, reported
+///   as ``MigratorError/duplicateName(_:)`` by every method that reads the database, before
+///   anything runs (not a crash at registration).
+/// - **Unknown migrations are refused.** A database that records a migration this migrator
+///   does not know (a newer app ran on it) gets ``MigratorError/unknownAppliedMigrations(_:)``
+///   before anything runs.
+/// - **One transaction per migration.** A migration that throws is rolled back and reported
+///   as ``MigratorError/migrationFailed(name:underlying:)``; the ones applied before it in the
+///   same ``migrate(_:upTo:)`` call stay applied, and the later ones do not run.
+/// - **Foreign keys** follow SQLite's procedure for schema changes
+///   (<https://sqlite.org/lang_altertable.html#otheralter>): when the connection enforces
+///   them, enforcement is turned off before the transaction (it cannot change inside one),
+///   `PRAGMA foreign_key_check` runs before the commit (a violation rolls the migration back
+///   with ``MigratorError/foreignKeyViolation(migration:tables:)``), and enforcement is turned
+///   back on afterwards, whether the migration succeeded or not. ``ForeignKeyChecks/immediate``
+///   keeps enforcement on for a migration instead.
+/// - **Reading never writes.** ``appliedMigrations(_:)`` and ``pendingMigrations(_:)`` do not
+///   create ``recordTable``; the first migration applied does, in its own transaction.
+///
+/// A migration closure receives the connection inside the migration's transaction. It may
+/// use savepoints but must not begin, commit or roll back a transaction itself.
+///
+/// `Migrator` is `Sendable` (a value of names and `@Sendable` closures), so it can be a
+/// `static let` and be used from any thread or task. The `Connection` handed to a closure is
+/// not `Sendable`: do not keep it.
+public struct Migrator: Sendable {
+  /// How foreign keys are enforced while one migration runs.
+  public enum ForeignKeyChecks: Sendable {
+    /// Enforcement is turned off for the migration and every foreign key is checked once,
+    /// with `PRAGMA foreign_key_check`, before the commit: the migration may drop, rebuild
+    /// and rename tables that others reference. The default.
+    case deferred
+    /// Enforcement stays on while the migration runs: each statement is checked as it runs
+    /// (`ON DELETE` actions fire), and a table that others reference cannot be rebuilt.
+    /// `PRAGMA foreign_key_check` still runs before the commit.
+    case immediate
+  }
+
+  /// The table where applied migrations are recorded:
+  /// `swiftlite_migrations(name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)`,
+  /// `applied_at` being an ISO-8601 UTC time.
+  public static let recordTable = "swiftlite_migrations"
+
+  private struct Migration: Sendable {
+    let name: String
+    let foreignKeyChecks: ForeignKeyChecks
+    let body: @Sendable (Connection) throws -> Void
+  }
+
+  private var migrations: [Migration] = []
+
+  /// A migrator with no migrations.
+  public init() {}
+
+  /// The names of the registered migrations, in registration order.
+  public var names: [String] { migrations.map(\.name) }
+
+  // MARK: Registering
+
+  /// Registers a migration, to run after those registered before it.
+  ///
+  /// ```swift
+  /// migrator.register("add user.email") { db in
+  ///   try db.execute("ALTER TABLE user ADD COLUMN email TEXT")
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - name: the name recorded in the database once the migration is applied; never
+  ///     rename or remove a migration that has shipped. A name registered twice makes every
+  ///     later call that reads the database throw ``MigratorError/duplicateName(_:)``.
+  ///   - foreignKeyChecks: how foreign keys are enforced while it runs; `.deferred` by default.
+  ///   - migrate: the work, on the connection, inside the migration's transaction.
+  public mutating func register(
+    _ name: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
+    _ migrate: @escaping @Sendable (Connection) throws -> Void
+  ) {
+    migrations.append(Migration(name: name, foreignKeyChecks: foreignKeyChecks, body: migrate))
+  }
+
+  #if compiler(>=6.2)
+    /// Registers a migration that creates the tables of `models`, or migrates them to match
+    /// the models (as ``AutoMigration/migrate(_:table:in:)`` does), in the order given.
+    ///
+    /// ```swift
+    /// migrator.registerModels("v2", Person.self, Pet.self)
+    /// ```
+    /// A model migration brings the table to the model *as compiled now*: an early migration
+    /// naming a model creates its current shape, and a later one naming it again finds
+    /// nothing to do. To evolve a table step by step, give each step a type of its own with
+    /// the same ``Model/tableName``, or use SQL.
+    /// - Parameters:
+    ///   - name: as for ``register(_:foreignKeyChecks:_:)``.
+    ///   - models: the model types, whose tables are created or migrated in this order.
+    public mutating func registerModels<each M: Model & SendableMetatype>(
+      _ name: String, _ models: repeat (each M).Type
+    ) {
+      register(name) { db in
+        repeat try Self.migrateTable(of: (each M).self, in: db)
+      }
+    }
+  #else
+    /// Registers a migration that creates the tables of `models`, or migrates them to match
+    /// the models (as ``AutoMigration/migrate(_:table:in:)`` does), in the order given.
+    /// - Parameters:
+    ///   - name: as for ``register(_:foreignKeyChecks:_:)``.
+    ///   - models: the model types, whose tables are created or migrated in this order.
+    public mutating func registerModels<each M: Model>(
+      _ name: String, _ models: repeat (each M).Type
+    ) {
+      register(name) { db in
+        repeat try Self.migrateTable(of: (each M).self, in: db)
+      }
+    }
+  #endif
+
+  // MARK: Reading the state
+
+  /// The names of the migrations the database records as applied, in the order they were
+  /// applied, including any this migrator does not know. Writes nothing: on a database
+  /// never migrated, ``recordTable`` is not created and the result is empty.
+  /// - Throws: `SQLiteError` if reading fails.
+  public func appliedMigrations(_ db: Connection) throws -> [String] {
+    guard try SchemaInspector(db).tableExists(Self.recordTable) else { return [] }
+    return try db.query(
+      "SELECT name FROM " + SQLIdentifier.quote(Self.recordTable) + " ORDER BY rowid"
+    ).map { try $0.get(String.self, at: 0) }
+  }
+
+  /// The names of the registered migrations not applied yet, in the order
+  /// ``migrate(_:upTo:)`` would apply them. Writes nothing.
+  /// - Throws: ``MigratorError/duplicateName(_:)``,
+  ///   ``MigratorError/unknownAppliedMigrations(_:)`` (the database is ahead of this app),
+  ///   `SQLiteError` if reading fails.
+  public func pendingMigrations(_ db: Connection) throws -> [String] {
+    try pending(db, upTo: nil).map(\.name)
+  }
+
+  /// Whether some registered migration is not applied yet. Writes nothing.
+  /// - Throws: as ``pendingMigrations(_:)``.
+  public func hasPendingMigrations(_ db: Connection) throws -> Bool {
+    try !pending(db, upTo: nil).isEmpty
+  }
+
+  // MARK: Migrating
+
+  /// Applies the pending migrations in registration order, each in its own IMMEDIATE
+  /// transaction, recording each by name when it commits.
+  ///
+  /// The checks come first, and nothing runs when one fails: duplicate names, an unknown
+  /// `target`, migrations the database records but this migrator does not know, an open
+  /// transaction. A migration already recorded by another connection in the meantime is
+  /// skipped (checked again once its transaction holds the write lock).
+  ///
+  /// Model tables already used on this connection are checked against their models again
+  /// on their next use.
+  /// - Parameters:
+  ///   - db: a connection outside any transaction.
+  ///   - target: the last migration to apply (those registered after it stay pending), or
+  ///     `nil` for all. Useful to test an upgrade path from an older schema.
+  /// - Returns: the names of the migrations applied by this call, in order.
+  /// - Throws: ``MigratorError``: `duplicateName`, `unknownTarget`, `unknownAppliedMigrations`
+  ///   or `insideTransaction` with nothing changed; `migrationFailed` (wrapping what the
+  ///   migration or SQLite threw) or `foreignKeyViolation` when a migration was rolled back,
+  ///   the earlier ones of the call staying applied. `SQLiteError` when reading the state or
+  ///   setting `PRAGMA foreign_keys` fails.
+  @discardableResult
+  public func migrate(_ db: Connection, upTo target: String? = nil) throws -> [String] {
+    if db.isInTransaction { throw MigratorError.insideTransaction }
+    let pending = try pending(db, upTo: target)
+    guard !pending.isEmpty else { return [] }
+    // Cached model tables may describe a schema the migrations change (or a rollback undid).
+    defer { db.attachments.removeAll() }
+    var applied: [String] = []
+    for migration in pending {
+      if try apply(migration, in: db) { applied.append(migration.name) }
+    }
+    return applied
+  }
+
+  // MARK: Internals
+
+  private func pending(_ db: Connection, upTo target: String?) throws -> [Migration] {
+    var seen: Set<String> = []
+    for migration in migrations {
+      if !seen.insert(migration.name).inserted {
+        throw MigratorError.duplicateName(migration.name)
+      }
+    }
+    var candidates = migrations[...]
+    if let target {
+      guard let last = migrations.firstIndex(where: { $0.name == target }) else {
+        throw MigratorError.unknownTarget(target)
+      }
+      candidates = migrations[...last]
+    }
+    let applied = try appliedMigrations(db)
+    let unknown = applied.filter { !seen.contains($0) }
+    if !unknown.isEmpty { throw MigratorError.unknownAppliedMigrations(unknown) }
+    let done = Set(applied)
+    return candidates.filter { !done.contains($0.name) }
+  }
+
+  /// Applies one migration with foreign keys handled as SQLite documents.
+  /// - Returns: `false` when another connection had applied it in the meantime.
+  private func apply(_ migration: Migration, in db: Connection) throws -> Bool {
+    let enforcing = try db.foreignKeysEnabled()
+    let pauses = enforcing && migration.foreignKeyChecks == .deferred
+    if pauses { try db.setForeignKeysEnabled(false) }
+    let ran: Bool
+    do {
+      ran = try db.transaction(.immediate) { db in
+        try db.execute(Self.createRecordTableSQL)
+        let quoted = SQLIdentifier.quote(Self.recordTable)
+        if try db.scalar(
+          Bool.self, "SELECT EXISTS (SELECT 1 FROM " + quoted + " WHERE name = ?)",
+          [migration.name]) == true
+        {
+          return false
+        }
+        do {
+          try migration.body(db)
+          guard db.isInTransaction else {
+            throw SQLiteError.misuse(
+              "the migration ended its transaction (COMMIT or ROLLBACK); use savepoints")
+          }
+        } catch {
+          throw MigratorError.migrationFailed(name: migration.name, underlying: error)
+        }
+        if enforcing { try Self.checkForeignKeys(after: migration.name, in: db) }
+        try db.run(
+          "INSERT INTO " + quoted
+            + " (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+          [migration.name])
+        return true
+      }
+    } catch {
+      if pauses { try? db.setForeignKeysEnabled(true) }
+      if error is MigratorError { throw error }
+      // BEGIN, COMMIT or the bookkeeping failed: still this migration's failure.
+      throw MigratorError.migrationFailed(name: migration.name, underlying: error)
+    }
+    if pauses { try db.setForeignKeysEnabled(true) }
+    return ran
+  }
+
+  private static func migrateTable<M: Model>(of model: M.Type, in db: Connection) throws {
+    try AutoMigration.migrate(model, in: db)
+  }
+
+  private static let createRecordTableSQL =
+    "CREATE TABLE IF NOT EXISTS " + SQLIdentifier.quote(recordTable)
+    + " (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"
+
+  /// Throws ``MigratorError/foreignKeyViolation(migration:tables:)`` naming the tables whose
+  /// rows reference missing parents.
+  private static func checkForeignKeys(after name: String, in db: Connection) throws {
+    var tables: [String] = []
+    try db.forEachRow("PRAGMA foreign_key_check") { row in
+      let table = try row.get(String.self, "table")
+      if !tables.contains(table) { tables.append(table) }
+    }
+    if !tables.isEmpty {
+      throw MigratorError.foreignKeyViolation(migration: name, tables: tables)
+    }
+  }
+}
