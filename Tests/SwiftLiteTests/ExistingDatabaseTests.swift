@@ -208,7 +208,7 @@ final class ExistingDatabaseTests: ModelTestCase {
     try db.save(Artist(artistId: 3, name: "Aerosmith"))
     try db.save(Artist(artistId: 4, name: "Alanis Morissette"))
     XCTAssertEqual(
-      try db.dump("Artist"), artistsBefore.dropLast() + ["integer:3|text:'Aerosmith'", "integer:4|text:'Alanis Morissette'"])
+      try db.dump("Artist"), artistsBefore.dropLast() + ["INTEGER:3|TEXT:'Aerosmith'", "INTEGER:4|TEXT:'Alanis Morissette'"])
     XCTAssertTrue(try db.delete(Artist.self, id: 4))
 
     // The table's own constraints still hold: a CHECK SwiftLite knows nothing of.

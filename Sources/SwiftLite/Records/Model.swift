@@ -70,6 +70,12 @@ public protocol Model: Codable {
   /// create is never changed, whatever the policy.
   static var schemaPolicy: SchemaPolicy { get }
 
+  /// Whether migrating an adopted table (one another program made) may rebuild it even
+  /// though its CREATE statement has clauses SQLite cannot report (CHECK, COLLATE,
+  /// constraint names, AUTOINCREMENT), which the rebuilt table would not have unless the
+  /// model declares them. Default `false`: such a rebuild is refused.
+  static var allowsRebuildingAdoptedTable: Bool { get }
+
   /// The table for one target of the same model (CWDB's `tableName(cls, targetId)`), for
   /// example one message table per chat. Default: `"<tableName>_<target>"`.
   static func tableName(target: String) -> String
@@ -98,6 +104,8 @@ extension Model {
   public static var isStrict: Bool { false }
   /// ``SchemaPolicy/automatic``.
   public static var schemaPolicy: SchemaPolicy { .automatic }
+  /// `false`.
+  public static var allowsRebuildingAdoptedTable: Bool { false }
   /// `"<tableName>_<target>"`.
   public static func tableName(target: String) -> String { tableName + "_" + target }
 }

@@ -28,6 +28,10 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The table exists but SwiftLite did not create it, so it never changes it: the model
   /// is mapped onto it as it is. Adopt it with `adopt(_:)` to have it migrated.
   case notManaged(table: String)
+  /// Migrating this adopted table needs a rebuild, which writes its CREATE statement anew,
+  /// and the statement it has holds clauses SQLite cannot report (listed), so the rebuild
+  /// would drop them.
+  case rebuildWouldDropConstraints(table: String, clauses: [String], sql: String)
 
   /// A sentence naming the table, the column and how to permit the change.
   public var description: String {
@@ -61,6 +65,12 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
       return "\(table) was not created by SwiftLite, so SwiftLite does not change it; the "
         + "model reads and writes it as it is. To have it migrated, adopt it: "
         + "adoptionPlan(for:) shows what that would do, adopt(_:) does it"
+    case .rebuildWouldDropConstraints(let table, let clauses, let sql):
+      return "\(table) must be rebuilt for this change, and its CREATE statement has "
+        + clauses.joined(separator: ", ") + " clauses that SQLite does not report, so the "
+        + "rebuilt table would lose them: declare them in the model (columnConstraints, "
+        + "autoIncrement) and set allowsRebuildingAdoptedTable, or change the model so that "
+        + "no rebuild is needed. The table is: \(sql)"
     }
   }
 }

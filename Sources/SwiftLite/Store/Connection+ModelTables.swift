@@ -59,7 +59,12 @@ extension Connection {
         }
       }
       if !plan.isEmpty && access != .read { try applyMigration(model, table: name) }
-      mapping = TableMapping(managed: desired)
+      // An adopted table keeps its own spelling of names and the columns the model lacks.
+      mapping =
+        try AutoMigration.isAdopted(name, in: self)
+        ? try TableMapping(
+          model: String(describing: model), desired: desired, declaredKey: M.primaryKey, in: self)
+        : TableMapping(managed: desired)
     case .mapped:
       mapping = try TableMapping(
         model: String(describing: model), desired: desired, declaredKey: M.primaryKey, in: self)

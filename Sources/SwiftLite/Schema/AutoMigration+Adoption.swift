@@ -1,0 +1,58 @@
+// Adoption: taking a table SwiftLite did not create under management, keeping everything it
+// has that the model does not declare.
+extension AutoMigration {
+  /// Whether SwiftLite's record says the table was adopted rather than created.
+  static func isAdopted(_ table: String, in db: Connection) throws -> Bool {
+    guard try SchemaInspector(db).tableExists(recordTable) else { return false }
+    let quoted = SQLIdentifier.quote(recordTable)
+    let hasOrigin = try db.query("PRAGMA table_info(" + quoted + ")").contains {
+      try $0.get(String.self, "name") == "origin"
+    }
+    guard hasOrigin else { return false }
+    return try db.scalar(
+      Bool.self,
+      "SELECT EXISTS (SELECT 1 FROM " + quoted
+        + " WHERE table_name = ? COLLATE NOCASE AND origin = 'adopted')", [table]) ?? false
+  }
+
+  /// The schema to plan an adopted (or being adopted) table against: the model's, keeping
+  /// what the table has that the model does not declare.
+  static func adoptedSchema<M: Model>(
+    _ model: M.Type, _ desired: TableSchema, in db: Connection
+  ) throws -> (TableSchema, kept: [String]) {
+    guard let stored = try SchemaInspector(db).schema(of: desired.name) else { return (desired, []) }
+    return desired.keeping(stored, droppable: M.droppableColumns)
+  }
+
+  /// Refuses a rebuild that would drop what SQLite cannot report of the table as another
+  /// program made it (CHECK and COLLATE clauses, constraint names, AUTOINCREMENT), unless
+  /// the model permits it.
+  static func checkAdoptedRebuild<M: Model>(
+    _ model: M.Type, _ plan: MigrationPlan, in db: Connection
+  ) throws {
+    guard plan.strategy == .rebuild, !M.allowsRebuildingAdoptedTable else { return }
+    guard
+      let sql = try db.scalar(
+        String.self,
+        "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
+        [plan.table])
+    else { return }
+    // A table SwiftLite itself rebuilt holds only what its record says.
+    if try recordedDefinition(of: plan.table, in: db) == sql { return }
+    let text = sql.uppercased()
+    let unreported = ["CHECK", "COLLATE", "CONSTRAINT", "AUTOINCREMENT", "GENERATED"].filter {
+      text.contains($0)
+    }
+    guard !unreported.isEmpty else { return }
+    throw MigrationError.rebuildWouldDropConstraints(
+      table: plan.table, clauses: unreported, sql: sql)
+  }
+
+  /// The step that marks the table as adopted in SwiftLite's record.
+  static func adoptionRecordStep(_ table: String) -> MigrationPlan.Step {
+    MigrationPlan.Step(
+      "UPDATE " + SQLIdentifier.quote(recordTable) + " SET origin = 'adopted' WHERE table_name = ?",
+      "record that the table is adopted: what it has that the model does not declare is kept",
+      arguments: [.text(table)])
+  }
+}

@@ -1,0 +1,47 @@
+// Adoption: taking an existing table under SwiftLite's management on purpose.
+extension Connection {
+  /// What adopting the model's existing table would do, without doing it: the changes the
+  /// model asks for, and everything the table has that the model does not declare (foreign
+  /// keys, indexes, DEFAULTs, declared type names, columns), which adoption keeps.
+  ///
+  /// For a table that differs from the model only in what the model does not declare (its
+  /// declared type names, say), the plan only records the table: no rebuild.
+  /// - Throws: ``ModelError/tableNotFound(table:)``; ``ModelError/incompatibleTable(model:table:problems:)``
+  ///   when the model does not fit the table; ``MigrationError`` when the change would lose
+  ///   data, or rebuild a table whose CHECK or COLLATE clauses SQLite cannot report
+  ///   (``MigrationError/rebuildWouldDropConstraints(table:clauses:sql:)``); `SQLiteError`.
+  public func adoptionPlan<M: Model>(for model: M.Type, target: String? = nil) throws
+    -> MigrationPlan
+  {
+    let name = try adoptable(model, target: target)
+    return try AutoMigration.plan(for: model, table: name, adopting: true, in: self)
+  }
+
+  /// Takes the model's existing table under management, in one transaction: from now on
+  /// SwiftLite migrates it when the model changes, keeping what the table had that the
+  /// model does not declare. A table SwiftLite already manages is migrated as usual.
+  /// - Returns: the plan that was applied.
+  /// - Throws: as ``adoptionPlan(for:target:)``; nothing changes then.
+  @discardableResult
+  public func adopt<M: Model>(_ model: M.Type, target: String? = nil) throws -> MigrationPlan {
+    let name = try adoptable(model, target: target)
+    forgetModelTable(model, table: name)
+    return try AutoMigration.migrate(model, table: name, adopting: true, in: self)
+  }
+
+  /// The table's name, after checking it exists and the model fits it.
+  private func adoptable<M: Model>(_ model: M.Type, target: String?) throws -> String {
+    let name = target.map { M.tableName(target: $0) } ?? M.tableName
+    switch try ownership(of: name) {
+    case .missing:
+      throw ModelError.tableNotFound(table: name)
+    case .managed:
+      break
+    case .mapped:
+      _ = try TableMapping(
+        model: String(describing: model), desired: TableSchema(model, table: name),
+        declaredKey: M.primaryKey, in: self)
+    }
+    return name
+  }
+}
