@@ -210,7 +210,7 @@ final class SQLiteValueTests: SQLiteTestCase {
     let row = try XCTUnwrap(try db.queryFirst("SELECT 'é', ''"))
     XCTAssertEqual(try row.get(Data.self, at: 0), Data([0xC3, 0xA9]))
     XCTAssertEqual(try row.get([UInt8].self, at: 1), [])
-    try db.forEachRow("SELECT 'a\0b'") { row in
+    try db.forEachRow("SELECT ?", ["a\0b"]) { row in
       XCTAssertEqual(try row.get([UInt8].self, at: 0), [0x61, 0, 0x62])
     }
   }
@@ -284,7 +284,8 @@ final class SQLiteValueTests: SQLiteTestCase {
       try roundTrip(Decimal(string: "-0.01")!, storedAs: "text"), Decimal(string: "-0.01"))
     let row = try XCTUnwrap(try db.queryFirst("SELECT 'abc' AS t, 1.5 AS r"))
     assertDecodingError(try row.get(Decimal.self, "t"))
-    assertDecodingError(try row.get(Decimal.self, "r"))
+    // REAL reads through its shortest text (see DecimalReadingTests).
+    XCTAssertEqual(try row.get(Decimal.self, "r"), Decimal(string: "1.5"))
     // Text that merely starts like a number is not read as one.
     for text in ["1.5abc", "12 34", "1,5", " 7", "", "-", ".", "1e", "NaN", "0x10"] {
       XCTAssertThrowsError(try db.scalar(Decimal.self, "SELECT ?", [text]), text)
@@ -555,6 +556,36 @@ final class DecimalDigitsTests: XCTestCase {
     }
     for value in [Decimal.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.pi, 0] {
       XCTAssertEqual(try db.scalar(Decimal.self, "SELECT ?", [value]), value)
+    }
+  }
+}
+
+/// Decimal reads INTEGER and REAL too.
+final class DecimalReadingTests: SQLiteTestCase {
+  func testIntegerReadsExactlyAndRealThroughItsShortestText() throws {
+    let row = try XCTUnwrap(
+      try db.queryFirst(
+        "SELECT 9223372036854775807, -9223372036854775808, 0, 0.1, -2.5, 1e20, 123456.789, "
+          + "1.5e100, 5e-324, 1e999, '1.5abc', ' 1', '0x10', 1.7976931348623157e308"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 0), Decimal(Int64.max))
+    XCTAssertEqual(try row.get(Decimal.self, at: 0).description, "9223372036854775807")
+    XCTAssertEqual(try row.get(Decimal.self, at: 1).description, "-9223372036854775808")
+    XCTAssertEqual(try row.get(Decimal.self, at: 2), 0)
+    // 0.1 as a Double is 0.1000000000000000055511151231257827...: its shortest text is 0.1.
+    XCTAssertEqual(try row.get(Decimal.self, at: 3), Decimal(string: "0.1"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 4), Decimal(string: "-2.5"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 5), Decimal(string: "100000000000000000000"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 6), Decimal(string: "123456.789"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 7), Decimal(string: "15e99"))
+    // Beyond a Decimal's exponent range, and infinity: refused, not rounded.
+    for index in [8, 9, 13] {
+      let failure = assertDecodingError(try row.get(Decimal.self, at: index))
+      XCTAssertTrue(failure?.description.contains("stored REAL") == true, "\(index)")
+    }
+    // Text that is not a plain decimal number is still refused.
+    for index in 10...12 {
+      let failure = assertDecodingError(try row.get(Decimal.self, at: index))
+      XCTAssertTrue(failure?.description.contains("not a plain decimal number") == true)
     }
   }
 }

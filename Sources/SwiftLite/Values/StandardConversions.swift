@@ -1,6 +1,6 @@
 import Foundation
 
-// The explicit mapping of DESIGN.md, one conformance per Swift type.
+// The explicit mapping of Swift types to storage classes, one conformance per Swift type.
 
 extension Int64: SQLiteValueConvertible {
   /// INTEGER.
