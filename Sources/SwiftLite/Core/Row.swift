@@ -86,7 +86,8 @@ public struct Row {
   }
 
   /// The raw value of the first column with this name, or `nil` when there is no such column.
-  /// - Throws: what ``subscript(_:)-(Int)`` throws.
+  /// - Throws: `DecodingError.dataCorrupted` naming the column when it holds TEXT that is
+  ///   not valid UTF-8, as the positional subscript does.
   public subscript(name: String) -> SQLiteValue? {
     get throws {
       guard let index = layout.index(of: name) else { return nil }
