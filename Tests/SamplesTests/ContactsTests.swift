@@ -36,7 +36,7 @@ final class ContactsTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(try rows[0].get(Int64.self, "id"), ann)
     XCTAssertEqual(try rows[0].get(String.self, "phone"), "555-0100")
     XCTAssertEqual(try rows[1].get(String.self, "name"), "Bob")
-    XCTAssertEqual(rows[1]["password_hash"], .null)
+    XCTAssertEqual(try rows[1]["password_hash"], .null)
   }
 
   func testAutoincrementNeverReusesTheIdOfADeletedContact() throws {

@@ -15,7 +15,7 @@ final class UserDAOTests: TemporaryDirectoryTestCase {
     let db = try Connection(path: path, options: .readOnly)
     defer { try? db.close() }
     return try db.query("SELECT user_id, user_name, user_age FROM user ORDER BY user_id")
-      .map(\.values)
+      .map { try $0.values }
   }
 
   func testCreateThenFindByIdAndFindAll() throws {

@@ -783,7 +783,7 @@ final class MigrationTests: ModelTestCase {
     func indexes(_ db: Connection) throws -> [String] {
       try db.query(
         "SELECT il.name, il.\"unique\", group_concat(ii.name) FROM pragma_index_list('Item') AS il, pragma_index_info(il.name) AS ii GROUP BY il.name ORDER BY il.name"
-      ).map { $0.values.map(\.description).joined(separator: " ") }
+      ).map { try $0.values.map(\.description).joined(separator: " ") }
     }
 
     let db = try open()

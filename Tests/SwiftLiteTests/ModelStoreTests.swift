@@ -115,7 +115,7 @@ final class ModelStoreTests: ModelTestCase {
       ])
     XCTAssertEqual(try row.get(Int.self, at: 16), 0)
     XCTAssertEqual(try row.get(Int.self, at: 17), 0)
-    XCTAssertEqual(try row.get(String.self, at: 18), "2023-11-14T22:13:20.500Z")
+    XCTAssertEqual(try row.get(String.self, at: 18), "2023-11-14 22:13:20.500")
     XCTAssertEqual(try row.get(String.self, at: 19), "grumpy")
     XCTAssertEqual(try row.get(Int.self, at: 20), 2)
     XCTAssertEqual(try row.get(Int.self, at: 21), 1)

@@ -67,7 +67,7 @@ extension Connection {
   /// Every row of a table as text (`typeof:quote` per column), in rowid order.
   func dump(_ table: String) throws -> [String] {
     try query("SELECT * FROM " + SQLIdentifier.quote(table) + " ORDER BY rowid").map { row in
-      row.values.map { "\($0.storageClass):\($0)" }.joined(separator: "|")
+      try row.values.map { "\($0.storageClass):\($0)" }.joined(separator: "|")
     }
   }
 
@@ -75,7 +75,7 @@ extension Connection {
   func snapshot() throws -> [String] {
     var lines = try query(
       "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name"
-    ).map { row in row.values.map(\.description).joined(separator: " | ") }
+    ).map { row in try row.values.map(\.description).joined(separator: " | ") }
     let tables = try query(
       "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
     ).map { try $0.get(String.self, at: 0) }

@@ -21,14 +21,14 @@ final class RowTests: SQLiteTestCase {
     let ann = rows[0]
     XCTAssertEqual(ann.count, 4)
     XCTAssertEqual(ann.columnNames, ["id", "name", "age", "photo"])
-    XCTAssertEqual(ann[0], .integer(1))
-    XCTAssertEqual(ann["name"], .text("Ann"))
-    XCTAssertNil(ann["nope"])
+    XCTAssertEqual(try ann[0], .integer(1))
+    XCTAssertEqual(try ann["name"], .text("Ann"))
+    XCTAssertNil(try ann["nope"])
     XCTAssertEqual(try ann.get(Int64.self, at: 0), 1)
     XCTAssertEqual(try ann.get(String.self, "name"), "Ann")
     XCTAssertEqual(try ann.get(Int.self, "age"), 42)
     XCTAssertEqual(try ann.get([UInt8].self, "photo"), [1, 2])
-    XCTAssertEqual(ann.values, [.integer(1), .text("Ann"), .integer(42), .blob(Data([1, 2]))])
+    XCTAssertEqual(try ann.values, [.integer(1), .text("Ann"), .integer(42), .blob(Data([1, 2]))])
     // Each row of one result sees its own values.
     XCTAssertEqual(try rows.map { try $0.get(String.self, "name") }, ["Ann", "Bob", "Cy"])
     XCTAssertEqual(try rows.map { try $0.get(Int?.self, "age") }, [42, nil, 7])
@@ -80,10 +80,10 @@ final class RowTests: SQLiteTestCase {
     }
     XCTAssertEqual(names, ["Ann", "Bob", "Cy"])
     XCTAssertEqual(try kept.map { try $0.get(Int.self, "id") }, [1, 2, 3])
-    XCTAssertEqual(kept[1].values, [.integer(2), .text("Bob"), .null, .null])
+    XCTAssertEqual(try kept[1].values, [.integer(2), .text("Bob"), .null, .null])
     XCTAssertEqual(kept[0].columnNames, ["id", "name", "age", "photo"])
     let copy = kept[0].copy()
-    XCTAssertEqual(copy.values, kept[0].values)
+    XCTAssertEqual(try copy.values, try kept[0].values)
   }
 
   func testWithUnsafeBytesReadsTextAndBlobWithoutCopying() throws {

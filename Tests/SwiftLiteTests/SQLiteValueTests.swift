@@ -153,15 +153,65 @@ final class SQLiteValueTests: SQLiteTestCase {
     XCTAssertEqual(try db.scalar(String?.self, "SELECT v FROM box"), "")
   }
 
-  func testInvalidUTF8IsRepairedNotACrash() throws {
+  /// Text is never changed: invalid UTF-8 is an error naming the column when read as a
+  /// String (or a raw value), and its exact bytes when read as Data or [UInt8]. Before, it
+  /// read as "\u{FFFD}(", silently.
+  func testInvalidUTF8IsAnErrorNotRepaired() throws {
     try db.execute("INSERT INTO box(v) VALUES (CAST(x'C328' AS TEXT))")
-    let row = try XCTUnwrap(try db.queryFirst("SELECT v, typeof(v) FROM box"))
-    XCTAssertEqual(try row.get(String.self, at: 1), "text")
-    XCTAssertEqual(try row.get(String.self, at: 0), "\u{FFFD}(")
-    // The exact bytes are still there for whoever needs them.
-    try db.forEachRow("SELECT v FROM box") { row in
+    func assertRefused<T>(_ body: @autoclosure () throws -> T, line: UInt = #line) {
+      let failure = assertDecodingError(try body(), line: line)
+      guard case .dataCorrupted(let context)? = failure?.error else {
+        return XCTFail("\(String(describing: failure))", line: line)
+      }
+      XCTAssertEqual(context.codingPath.last?.stringValue, "v", line: line)
+      XCTAssertTrue(failure!.description.contains("not valid UTF-8"), line: line)
+      XCTAssertTrue(failure!.description.contains("read it as Data"), line: line)
+    }
+    // Materialized rows (query, queryFirst, copy) keep the bytes.
+    let rows = try db.query("SELECT v, typeof(v) FROM box")
+    let first = try XCTUnwrap(try db.queryFirst("SELECT v, typeof(v) FROM box"))
+    for row in [rows[0], first] {
+      XCTAssertEqual(try row.get(String.self, at: 1), "text")
+      assertRefused(try row.get(String.self, at: 0))
+      assertRefused(try row.get(String?.self, "v"))
+      assertRefused(try row.get(SQLiteValue.self, at: 0))
+      assertRefused(try row.get(Int.self, at: 0))
+      assertRefused(try row[0])
+      assertRefused(try row["v"])
+      assertRefused(try row.values)
+      XCTAssertFalse(try row.isNull("v"))
+      XCTAssertEqual(try row.get(Data.self, "v"), Data([0xC3, 0x28]))
+      XCTAssertEqual(try row.get([UInt8]?.self, "v"), [0xC3, 0x28])
       XCTAssertEqual(try row.withUnsafeBytes(at: 0) { Array($0) }, [0xC3, 0x28])
-      XCTAssertEqual(try row.get(String.self, at: 0), "\u{FFFD}(")
+      XCTAssertEqual(row.description, "[v: x'c328' (TEXT, not UTF-8), typeof(v): 'text']")
+    }
+    // Rows read in place, and their copies.
+    try db.forEachRow("SELECT v FROM box") { row in
+      assertRefused(try row.get(String.self, at: 0))
+      assertRefused(try row[0])
+      XCTAssertEqual(try row.get([UInt8].self, at: 0), [0xC3, 0x28])
+      XCTAssertEqual(try row.withUnsafeBytes(at: 0) { Array($0) }, [0xC3, 0x28])
+      let copy = row.copy()
+      assertRefused(try copy.get(String.self, at: 0))
+      XCTAssertEqual(try copy.get(Data.self, at: 0), Data([0xC3, 0x28]))
+    }
+    assertRefused(try db.scalar(String.self, "SELECT v FROM box"))
+    XCTAssertEqual(try db.scalar(Data.self, "SELECT v FROM box"), Data([0xC3, 0x28]))
+    // Valid text next to it reads as usual, and the file still holds the same bytes.
+    try db.run("INSERT INTO box(v) VALUES ('ok')")
+    XCTAssertEqual(
+      try db.query("SELECT v FROM box ORDER BY id").map { try $0.get(Data.self, at: 0) },
+      [Data([0xC3, 0x28]), Data("ok".utf8)])
+    XCTAssertEqual(try db.scalar(String.self, "SELECT hex(v) FROM box WHERE id = 1"), "C328")
+  }
+
+  /// The one conversion between classes: TEXT reads as `Data` or `[UInt8]`, its UTF-8 bytes.
+  func testTextReadsAsItsBytes() throws {
+    let row = try XCTUnwrap(try db.queryFirst("SELECT 'é', ''"))
+    XCTAssertEqual(try row.get(Data.self, at: 0), Data([0xC3, 0xA9]))
+    XCTAssertEqual(try row.get([UInt8].self, at: 1), [])
+    try db.forEachRow("SELECT ?", ["a\0b"]) { row in
+      XCTAssertEqual(try row.get([UInt8].self, at: 0), [0x61, 0, 0x62])
     }
   }
 
@@ -173,10 +223,10 @@ final class SQLiteValueTests: SQLiteTestCase {
     assertDecodingError(try row.get(Character.self, "none"))
   }
 
-  func testDateIsISO8601WithMillisecondsInUTC() throws {
+  func testDateIsSQLiteTextInUTCWithMilliseconds() throws {
     let date = Date(timeIntervalSince1970: 1_700_000_000.123)
     try db.run("INSERT INTO box(v) VALUES (?)", [date])
-    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), "2023-11-14T22:13:20.123Z")
+    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), "2023-11-14 22:13:20.123")
     let back = try XCTUnwrap(try db.scalar(Date.self, "SELECT v FROM box"))
     XCTAssertEqual(back.timeIntervalSince1970, date.timeIntervalSince1970, accuracy: 0.000_5)
 
@@ -195,7 +245,7 @@ final class SQLiteValueTests: SQLiteTestCase {
     let old = Date(timeIntervalSince1970: -0.5)
     try db.run("DELETE FROM box")
     try db.run("INSERT INTO box(v) VALUES (?)", [old])
-    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), "1969-12-31T23:59:59.500Z")
+    XCTAssertEqual(try db.scalar(String.self, "SELECT v FROM box"), "1969-12-31 23:59:59.500")
     XCTAssertEqual(try db.scalar(Date.self, "SELECT v FROM box"), old)
 
     XCTAssertEqual(
@@ -203,7 +253,8 @@ final class SQLiteValueTests: SQLiteTestCase {
       1_700_000_000)
     let row = try XCTUnwrap(try db.queryFirst("SELECT 'yesterday' AS d, 1700000000 AS n"))
     assertDecodingError(try row.get(Date.self, "d"))
-    assertDecodingError(try row.get(Date.self, "n"))
+    // INTEGER and REAL are Unix seconds.
+    XCTAssertEqual(try row.get(Date.self, "n"), Date(timeIntervalSince1970: 1_700_000_000))
   }
 
   func testUUIDIsTheCanonicalString() throws {
@@ -233,7 +284,8 @@ final class SQLiteValueTests: SQLiteTestCase {
       try roundTrip(Decimal(string: "-0.01")!, storedAs: "text"), Decimal(string: "-0.01"))
     let row = try XCTUnwrap(try db.queryFirst("SELECT 'abc' AS t, 1.5 AS r"))
     assertDecodingError(try row.get(Decimal.self, "t"))
-    assertDecodingError(try row.get(Decimal.self, "r"))
+    // REAL reads through its shortest text (see DecimalReadingTests).
+    XCTAssertEqual(try row.get(Decimal.self, "r"), Decimal(string: "1.5"))
     // Text that merely starts like a number is not read as one.
     for text in ["1.5abc", "12 34", "1,5", " 7", "", "-", ".", "1e", "NaN", "0x10"] {
       XCTAssertThrowsError(try db.scalar(Decimal.self, "SELECT ?", [text]), text)
@@ -259,7 +311,7 @@ final class SQLiteValueTests: SQLiteTestCase {
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM box WHERE v IS NULL"), 0)
     XCTAssertEqual(try db.scalar(Data?.self, "SELECT v FROM box"), Data())
     try db.forEachRow("SELECT v FROM box") { row in
-      XCTAssertEqual(row[0], .blob(Data()))
+      XCTAssertEqual(try row[0], .blob(Data()))
       XCTAssertEqual(try row.withUnsafeBytes(at: 0) { $0.count }, 0)
     }
   }
@@ -280,9 +332,12 @@ final class SQLiteValueTests: SQLiteTestCase {
     let row = try XCTUnwrap(try db.queryFirst("SELECT x'414243' AS b, 'ABC' AS t"))
     let blob = assertDecodingError(try row.get(String.self, "b"))
     XCTAssertTrue(blob?.description.contains("BLOB") == true, blob!.description)
-    let text = assertDecodingError(try row.get(Data.self, "t"))
-    XCTAssertTrue(text?.description.contains("TEXT") == true, text!.description)
-    assertDecodingError(try row.get([UInt8].self, "t"))
+    // TEXT reads as its bytes (see testTextReadsAsItsBytes); other classes do not.
+    XCTAssertEqual(try row.get(Data.self, "t"), Data("ABC".utf8))
+    let number = try XCTUnwrap(try db.queryFirst("SELECT 1 AS i"))
+    let integer = assertDecodingError(try number.get(Data.self, "i"))
+    XCTAssertTrue(integer?.description.contains("INTEGER") == true, integer!.description)
+    assertDecodingError(try number.get([UInt8].self, "i"))
   }
 
   // MARK: NULL
@@ -290,7 +345,7 @@ final class SQLiteValueTests: SQLiteTestCase {
   func testNullIsNeverEmptyOrZero() throws {
     try db.run("INSERT INTO box(v) VALUES (?)", [String?.none])
     let row = try XCTUnwrap(try db.queryFirst("SELECT v FROM box"))
-    XCTAssertEqual(row[0], .null)
+    XCTAssertEqual(try row[0], .null)
     XCTAssertTrue(try row.isNull("v"))
     let failures: [(String, () throws -> Any)] = [
       ("String", { try row.get(String.self, "v") }), ("Int", { try row.get(Int.self, "v") }),
@@ -362,7 +417,7 @@ final class SQLiteValueTests: SQLiteTestCase {
       .blob(Data()), .blob(Data(repeating: 0xAB, count: 1 << 20)), .null,
     ]
     for value in values { try memory.run("INSERT INTO box(v) VALUES (?)", [value]) }
-    let back = try memory.query("SELECT v FROM box ORDER BY id").map { $0[0] }
+    let back = try memory.query("SELECT v FROM box ORDER BY id").map { try $0[0] }
     XCTAssertEqual(back, values)
     let classes = try memory.query("SELECT typeof(v) FROM box ORDER BY id").map {
       try $0.get(String.self, at: 0)
@@ -432,7 +487,7 @@ final class DateRoundingEdgeTests: XCTestCase {
   func testADateThatRoundsIntoTheYear10000IsRefused() throws {
     let db = try Connection.inMemory()
     try db.execute("CREATE TABLE t(d TEXT)")
-    // Before: stored as "10000-01-01T00:00:00.000Z", outside the documented years 1 to 9999.
+    // Before: stored as "10000-01-01 00:00:00.000", outside the documented years 1 to 9999.
     XCTAssertThrowsError(
       try db.run("INSERT INTO t VALUES (?)", [Date(timeIntervalSince1970: 253_402_300_799.9996)])
     ) { XCTAssertEqual(($0 as? SQLiteError)?.code, .mismatch) }
@@ -446,11 +501,11 @@ final class DateRoundingEdgeTests: XCTestCase {
         Date(timeIntervalSince1970: -62_135_596_800),
       ])
     XCTAssertEqual(
-      try db.scalar(String.self, "SELECT d FROM t WHERE rowid = 1"), "9999-12-31T23:59:59.999Z")
+      try db.scalar(String.self, "SELECT d FROM t WHERE rowid = 1"), "9999-12-31 23:59:59.999")
   }
 }
 
-/// ISO-8601 and SQLite's date functions count days in the proleptic Gregorian calendar;
+/// SQLite's date functions count days in the proleptic Gregorian calendar;
 /// Foundation's Gregorian calendar turns Julian before 1582-10-15.
 final class DateCalendarTests: XCTestCase {
   func testDatesBefore1582AreWrittenInTheProlepticGregorianCalendar() throws {
@@ -463,13 +518,18 @@ final class DateCalendarTests: XCTestCase {
       XCTAssertEqual(
         try db.scalar(String.self, "SELECT ?", [date]),
         try db.scalar(
-          String.self, "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?, 'unixepoch')", [seconds]))
+          String.self, "SELECT strftime('%Y-%m-%d %H:%M:%f', ?, 'unixepoch')", [seconds]))
       XCTAssertEqual(try db.scalar(Int64.self, "SELECT unixepoch(?)", [date]), seconds)
       XCTAssertEqual(try db.scalar(Date.self, "SELECT ?", [date]), date)
     }
-    XCTAssertThrowsError(
+    // 1000 is not a leap year in the Gregorian calendar: as in SQLite's date functions,
+    // February 29 rolls over into March 1.
+    XCTAssertEqual(
       try db.scalar(Date.self, "SELECT '1000-02-29T12:00:00.5Z'"),
-      "1000 is not a leap year in the Gregorian calendar")
+      try db.scalar(Date.self, "SELECT '1000-03-01 12:00:00.500'"))
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT strftime('%Y-%m-%d', julianday('1000-02-29'))"),
+      "1000-03-01")
     XCTAssertEqual(
       try db.scalar(Date.self, "SELECT '2000-02-29T12:00:00.5Z'"),
       Date(timeIntervalSince1970: 951_825_600.5))
@@ -496,6 +556,36 @@ final class DecimalDigitsTests: XCTestCase {
     }
     for value in [Decimal.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.pi, 0] {
       XCTAssertEqual(try db.scalar(Decimal.self, "SELECT ?", [value]), value)
+    }
+  }
+}
+
+/// Decimal reads INTEGER and REAL too.
+final class DecimalReadingTests: SQLiteTestCase {
+  func testIntegerReadsExactlyAndRealThroughItsShortestText() throws {
+    let row = try XCTUnwrap(
+      try db.queryFirst(
+        "SELECT 9223372036854775807, -9223372036854775808, 0, 0.1, -2.5, 1e20, 123456.789, "
+          + "1.5e100, 5e-324, 1e999, '1.5abc', ' 1', '0x10', 1.7976931348623157e308"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 0), Decimal(Int64.max))
+    XCTAssertEqual(try row.get(Decimal.self, at: 0).description, "9223372036854775807")
+    XCTAssertEqual(try row.get(Decimal.self, at: 1).description, "-9223372036854775808")
+    XCTAssertEqual(try row.get(Decimal.self, at: 2), 0)
+    // 0.1 as a Double is 0.1000000000000000055511151231257827...: its shortest text is 0.1.
+    XCTAssertEqual(try row.get(Decimal.self, at: 3), Decimal(string: "0.1"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 4), Decimal(string: "-2.5"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 5), Decimal(string: "100000000000000000000"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 6), Decimal(string: "123456.789"))
+    XCTAssertEqual(try row.get(Decimal.self, at: 7), Decimal(string: "15e99"))
+    // Beyond a Decimal's exponent range, and infinity: refused, not rounded.
+    for index in [8, 9, 13] {
+      let failure = assertDecodingError(try row.get(Decimal.self, at: index))
+      XCTAssertTrue(failure?.description.contains("stored REAL") == true, "\(index)")
+    }
+    // Text that is not a plain decimal number is still refused.
+    for index in 10...12 {
+      let failure = assertDecodingError(try row.get(Decimal.self, at: index))
+      XCTAssertTrue(failure?.description.contains("not a plain decimal number") == true)
     }
   }
 }

@@ -24,7 +24,7 @@ final class StatementTests: SQLiteTestCase {
     XCTAssertEqual(statement.parameterCount, 2)
     try statement.bind(["first", "second"])
     XCTAssertTrue(try statement.step())
-    XCTAssertEqual(statement.row.values, [.text("second"), .text("first"), .text("second")])
+    XCTAssertEqual(try statement.row.values, [.text("second"), .text("first"), .text("second")])
     statement.reset()
 
     // ?NNN counts up to the largest index, so gaps must be filled too.
@@ -32,7 +32,7 @@ final class StatementTests: SQLiteTestCase {
     XCTAssertEqual(gapped.parameterCount, 3)
     try gapped.bind([1, nil, 3])
     XCTAssertTrue(try gapped.step())
-    XCTAssertEqual(gapped.row.values, [.integer(1), .integer(3)])
+    XCTAssertEqual(try gapped.row.values, [.integer(1), .integer(3)])
   }
 
   func testBindingOneValueAtAnIndex() throws {
@@ -40,7 +40,7 @@ final class StatementTests: SQLiteTestCase {
     try statement.bind("a", at: 1)
     try statement.bind(2.5, at: 2)
     XCTAssertTrue(try statement.step())
-    XCTAssertEqual(statement.row.values, [.text("a"), .real(2.5)])
+    XCTAssertEqual(try statement.row.values, [.text("a"), .real(2.5)])
     statement.reset()
     assertSQLiteError(try statement.bind(1, at: 0)) { XCTAssertEqual($0.code, .range) }
     assertSQLiteError(try statement.bind(1, at: 3)) { error in
@@ -58,13 +58,13 @@ final class StatementTests: SQLiteTestCase {
     // Keys with or without their prefix.
     try statement.bind(["a": 1, "@b": "two", "c": 3.5])
     XCTAssertTrue(try statement.step())
-    XCTAssertEqual(statement.row.values, [.integer(1), .text("two"), .real(3.5), .integer(1)])
+    XCTAssertEqual(try statement.row.values, [.integer(1), .text("two"), .real(3.5), .integer(1)])
     statement.reset()
 
     try statement.bind(42, named: "$c")
     try statement.bind(nil, named: "b")
     XCTAssertTrue(try statement.step())
-    XCTAssertEqual(statement.row.values, [.integer(1), .null, .integer(42), .integer(1)])
+    XCTAssertEqual(try statement.row.values, [.integer(1), .null, .integer(42), .integer(1)])
   }
 
   func testDictionaryBindingThroughRun() throws {
@@ -166,7 +166,7 @@ final class StatementTests: SQLiteTestCase {
     try select.bind([1, 2])
     select.clearBindings()
     XCTAssertTrue(try select.step())
-    XCTAssertEqual(select.row.values, [.null, .null])
+    XCTAssertEqual(try select.row.values, [.null, .null])
     select.reset()
   }
 

@@ -10,7 +10,7 @@ public struct ChatMessage: Model, Equatable, Sendable {
   public var sender: String
   /// The text.
   public var text: String
-  /// When it was sent (stored as ISO-8601 text, UTC, milliseconds).
+  /// When it was sent (stored as `YYYY-MM-DD HH:MM:SS.SSS` text in UTC, as SQLite writes dates).
   public var sentAt: Date
 
   /// `messageID`, never reused (AUTOINCREMENT).

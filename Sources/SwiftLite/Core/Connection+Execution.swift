@@ -109,11 +109,14 @@ extension Connection {
   ///
   /// All values land in one contiguous buffer shared by the returned rows (one allocation
   /// for the whole result, not one per row). For large results, prefer ``forEachRow(_:_:_:)``.
+  /// TEXT that is not valid UTF-8 keeps its exact bytes: reading it as a `String` throws,
+  /// reading it as `Data` gives the bytes (see ``Row``).
   /// - Throws: `SQLiteError` as ``run(_:_:)`` does.
   public func query(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
     try withCachedStatement(sql, arguments) { statement in
       var columns = statement.columnCount
       var values = ContiguousArray<SQLiteValue>()
+      var invalidText: Set<Int> = []
       var rowCount = 0
       while try statement.step() {
         if rowCount == 0 {
@@ -121,10 +124,17 @@ extension Connection {
           // One allocation for a one-row result (a lookup), then the usual doubling.
           values.reserveCapacity(columns)
         }
-        for index in 0..<columns { values.append(statement.columnValue(at: index)) }
+        for index in 0..<columns {
+          if let value = statement.columnValue(at: index) {
+            values.append(value)
+          } else {
+            invalidText.insert(values.count)
+            values.append(statement.columnValueKeepingText(at: index).value)
+          }
+        }
         rowCount += 1
       }
-      let buffer = RowBuffer(layout: statement.layout, values: values)
+      let buffer = RowBuffer(layout: statement.layout, values: values, invalidText: invalidText)
       return (0..<rowCount).map { Row(buffer: buffer, base: $0 &* columns) }
     }
   }

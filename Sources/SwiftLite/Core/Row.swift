@@ -1,3 +1,5 @@
+import Foundation
+
 /// One result row.
 ///
 /// A row handed to a streaming loop (``Connection/forEachRow(_:_:_:)``,
@@ -16,8 +18,16 @@
 /// ```
 ///
 /// Reading never converts between storage classes (except INTEGER to a floating-point type
-/// when exact): a mismatch throws a `DecodingError` whose message names the column, the
-/// expected Swift type and the stored class. Not `Sendable`: copy values out to share them.
+/// when exact, and TEXT to `Data` or `[UInt8]` as its bytes): a mismatch throws a
+/// `DecodingError` whose message names the column, the expected Swift type and the stored
+/// class.
+///
+/// Text is never changed: TEXT that is not valid UTF-8 cannot be read as a `String` (or a
+/// raw ``SQLiteValue``, whose `.text` holds a `String`) without repairing it, so such a read
+/// throws a `DecodingError` naming the column; read it as `Data` or `[UInt8]` to get its
+/// exact bytes. Rows returned by ``Connection/query(_:_:)`` keep such bytes too.
+///
+/// Not `Sendable`: copy values out to share them.
 public struct Row {
   @usableFromInline enum Storage {
     case statement(Statement)
@@ -65,23 +75,37 @@ public struct Row {
 
   /// The raw value at a position. The position must be in `0..<count` (a programming
   /// error otherwise, like an array index); use ``get(_:at:)`` to get a thrown error instead.
+  /// - Throws: `DecodingError.dataCorrupted` naming the column when it holds TEXT that is
+  ///   not valid UTF-8 (read it with ``get(_:at:)`` as `Data` instead).
   @inlinable public subscript(index: Int) -> SQLiteValue {
-    precondition(index >= 0 && index < count, "column index \(index) out of range 0..<\(count)")
-    return value(at: index)
+    get throws {
+      precondition(
+        index >= 0 && index < count, "column index \(index) out of range 0..<\(count)")
+      return try value(at: index)
+    }
   }
 
   /// The raw value of the first column with this name, or `nil` when there is no such column.
+  /// - Throws: `DecodingError.dataCorrupted` naming the column when it holds TEXT that is
+  ///   not valid UTF-8, as the positional subscript does.
   public subscript(name: String) -> SQLiteValue? {
-    layout.index(of: name).map { value(at: $0) }
+    get throws {
+      guard let index = layout.index(of: name) else { return nil }
+      return try value(at: index)
+    }
   }
 
   /// All values, in column order.
-  public var values: [SQLiteValue] { (0..<count).map { value(at: $0) } }
+  /// - Throws: `DecodingError.dataCorrupted` naming the first column that holds TEXT that
+  ///   is not valid UTF-8.
+  public var values: [SQLiteValue] {
+    get throws { try (0..<count).map { try value(at: $0) } }
+  }
 
   /// Whether the column holds NULL.
   /// - Throws: `DecodingError.keyNotFound` for an unknown column.
   public func isNull(_ name: String) throws -> Bool {
-    try value(at: index(of: name)).isNull
+    isNullValue(at: try index(of: name))
   }
 
   /// Whether the value at a position is NULL, without reading it.
@@ -92,11 +116,63 @@ public struct Row {
     }
   }
 
-  @usableFromInline func value(at index: Int) -> SQLiteValue {
+  /// The stored value, or `nil` for TEXT that is not valid UTF-8 (see ``textBytes(at:)``).
+  @usableFromInline func storedValue(at index: Int) -> SQLiteValue? {
     switch storage {
-    case .statement(let statement): return statement.columnValue(at: index)
-    case .buffer(let buffer, let base): return buffer.values[base + index]
+    case .statement(let statement):
+      return statement.columnValue(at: index)
+    case .buffer(let buffer, let base):
+      let value = buffer.values[base + index]
+      // Such text is kept as a BLOB of its bytes, its position noted.
+      if case .blob = value, !buffer.invalidText.isEmpty,
+        buffer.invalidText.contains(base + index)
+      {
+        return nil
+      }
+      return value
     }
+  }
+
+  /// The stored value.
+  /// - Throws: `DecodingError.dataCorrupted` naming the column for TEXT that is not valid
+  ///   UTF-8, which no `SQLiteValue.text` holds unchanged.
+  @usableFromInline func value(at index: Int) throws(DecodingError) -> SQLiteValue {
+    guard let value = storedValue(at: index) else {
+      throw invalidText(SQLiteValue.self, at: index)
+    }
+    return value
+  }
+
+  /// The exact bytes of a TEXT or BLOB value.
+  func textBytes(at index: Int) -> Data {
+    switch storage {
+    case .statement(let statement):
+      return statement.withUnsafeColumnBytes(at: index) { Data($0) } ?? Data()
+    case .buffer(let buffer, let base):
+      guard case .blob(let bytes) = buffer.values[base + index] else { return Data() }
+      return bytes
+    }
+  }
+
+  /// A value of `T` read from TEXT that is not valid UTF-8: its bytes for `Data` and
+  /// `[UInt8]` (and their optionals), an error for any other type.
+  @usableFromInline func readInvalidText<T>(_ type: T.Type, at index: Int) throws -> T {
+    if let reader = T.self as? any TextBytesReadable.Type,
+      let value = reader.init(textBytes: textBytes(at: index)) as? T
+    {
+      return value
+    }
+    throw invalidText(T.self, at: index)
+  }
+
+  func invalidText(_ type: Any.Type, at index: Int) -> DecodingError {
+    let name = layout.names[index]
+    return .dataCorrupted(
+      .init(
+        codingPath: [ColumnKey(stringValue: name)],
+        debugDescription:
+          "column '\(name)': the stored TEXT is not valid UTF-8, so it cannot be read as "
+          + "\(type) without changing it; read it as Data or [UInt8] to get its exact bytes"))
   }
 
   /// The value at `index` when it is in range and stored as INTEGER, read without building
@@ -137,7 +213,9 @@ public struct Row {
         .init(
           codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
     }
-    let stored = value(at: index)
+    guard let stored = storedValue(at: index) else {
+      return try readInvalidText(T.self, at: index)
+    }
     if let converted = T(sqliteValue: stored) { return converted }
     throw mismatch(T.self, stored, at: index)
   }
@@ -190,7 +268,13 @@ public struct Row {
           codingPath: [key], debugDescription: "column '\(name)': expected \(type), stored NULL"))
     }
     var detail = "column '\(name)': expected \(type), stored \(stored.storageClass)"
-    if case .integer(let number) = stored { detail += " \(number) (out of range or not allowed)" }
+    if let explained = type as? any ExplainedConversion.Type,
+      let reason = explained.expectation(for: stored)
+    {
+      detail += ": " + reason
+    } else if case .integer(let number) = stored {
+      detail += " \(number) (out of range or not allowed)"
+    }
     return .typeMismatch(type, .init(codingPath: [key], debugDescription: detail))
   }
 
@@ -218,12 +302,21 @@ public struct Row {
     }
   }
 
-  /// A row that holds its own values, safe to keep after the iteration moves on.
+  /// A row that holds its own values, safe to keep after the iteration moves on. TEXT that
+  /// is not valid UTF-8 keeps its exact bytes (readable as `Data`).
   public func copy() -> Row {
     switch storage {
     case .buffer: return self
     case .statement(let statement):
-      let buffer = RowBuffer(layout: statement.layout, values: ContiguousArray(values))
+      var values = ContiguousArray<SQLiteValue>()
+      values.reserveCapacity(statement.columnCount)
+      var invalidText: Set<Int> = []
+      for index in 0..<statement.columnCount {
+        let (value, isInvalidText) = statement.columnValueKeepingText(at: index)
+        if isInvalidText { invalidText.insert(index) }
+        values.append(value)
+      }
+      let buffer = RowBuffer(layout: statement.layout, values: values, invalidText: invalidText)
       return Row(buffer: buffer, base: 0)
     }
   }
@@ -231,19 +324,31 @@ public struct Row {
 
 extension Row: CustomStringConvertible {
   /// `[name: value, ...]`.
+  /// TEXT that is not valid UTF-8 shows as its bytes: `x'c328' (TEXT, not UTF-8)`.
   public var description: String {
-    "[" + zip(columnNames, values).map { "\($0): \($1)" }.joined(separator: ", ") + "]"
+    let values = (0..<count).map { index in
+      storedValue(at: index)?.description
+        ?? SQLiteValue.blob(textBytes(at: index)).description + " (TEXT, not UTF-8)"
+    }
+    return "[" + zip(columnNames, values).map { "\($0): \($1)" }.joined(separator: ", ") + "]"
   }
 }
 
 /// The values of one or many materialized rows, in one contiguous array: fetching N rows
 /// allocates once for all of them, not once per row. A row keeps the whole buffer alive.
+///
+/// TEXT that is not valid UTF-8 cannot be an `SQLiteValue.text`: it is kept as a BLOB of
+/// its exact bytes, its position in `invalidText`, so that reading it as a `String` still
+/// fails (naming the column) and reading it as `Data` gives the bytes.
 @usableFromInline final class RowBuffer {
   let layout: ColumnLayout
   @usableFromInline let values: ContiguousArray<SQLiteValue>
+  /// Positions in `values` of TEXT that is not valid UTF-8; almost always empty.
+  @usableFromInline let invalidText: Set<Int>
 
-  init(layout: ColumnLayout, values: ContiguousArray<SQLiteValue>) {
+  init(layout: ColumnLayout, values: ContiguousArray<SQLiteValue>, invalidText: Set<Int> = []) {
     self.layout = layout
     self.values = values
+    self.invalidText = invalidText
   }
 }

@@ -318,11 +318,14 @@ public final class Statement {
 
   // MARK: Reading the current row (used by Row)
 
-  /// The column's value. One `sqlite3_column_value`, then `sqlite3_value_*` calls on it:
-  /// each `sqlite3_column_*` call repeats the statement's bookkeeping (about 40% more time
-  /// per INTEGER column than this). The value is only used on this connection's thread,
-  /// before the next step, as SQLite requires of such an "unprotected" value.
-  @usableFromInline func columnValue(at index: Int) -> SQLiteValue {
+  /// The column's value, or `nil` when it is TEXT that is not valid UTF-8: no `String`
+  /// holds such text unchanged, and it is never repaired (read its bytes with
+  /// ``withUnsafeColumnBytes(at:_:)``). One `sqlite3_column_value`, then `sqlite3_value_*`
+  /// calls on it: each `sqlite3_column_*` call repeats the statement's bookkeeping (about
+  /// 40% more time per INTEGER column than this). The value is only used on this
+  /// connection's thread, before the next step, as SQLite requires of such an "unprotected"
+  /// value.
+  @usableFromInline func columnValue(at index: Int) -> SQLiteValue? {
     guard let value = sqlite3_column_value(handle, Int32(index)) else { return .null }
     switch sqlite3_value_type(value) {
     case SQLITE_INTEGER:
@@ -330,11 +333,13 @@ public final class Statement {
     case SQLITE_FLOAT:
       return .real(sqlite3_value_double(value))
     case SQLITE_TEXT:
-      // By length, so text holding NUL comes back whole; invalid UTF-8 is repaired (U+FFFD).
-      // The pointer first, then the length, as SQLite documents.
+      // By length, so text holding NUL comes back whole. The pointer first, then the
+      // length, as SQLite documents. String(validating:) validates while it copies, in one
+      // pass, as String(decoding:) would while repairing.
       guard let text = sqlite3_value_text(value) else { return .text("") }
       let count = Int(sqlite3_value_bytes(value))
-      return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+      return String(validating: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        .map { .text($0) }
     case SQLITE_BLOB:
       // A zero-length blob gives a NULL pointer.
       guard let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
@@ -344,6 +349,14 @@ public final class Statement {
     default:
       preconditionFailure("sqlite3_value_type returned an unknown storage class")
     }
+  }
+
+  /// The column's value, with TEXT that is not valid UTF-8 as a BLOB of its bytes and
+  /// `true`: how a materialized row keeps such text (it remembers which values they are).
+  func columnValueKeepingText(at index: Int) -> (value: SQLiteValue, isInvalidText: Bool) {
+    if let value = columnValue(at: index) { return (value, false) }
+    let bytes = withUnsafeColumnBytes(at: index) { Data($0) } ?? Data()
+    return (.blob(bytes), true)
   }
 
   func columnIsNull(at index: Int) -> Bool {

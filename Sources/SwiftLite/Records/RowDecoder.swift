@@ -130,11 +130,11 @@ public final class RowDecoder {
   private func decodeAny<T: Decodable>(_ type: T.Type, _ key: String, at index: Int)
     throws -> T
   {
-    let stored = row.value(at: index)
     if let convertible = T.self as? any SQLiteValueConvertible.Type {
-      if let value = convertible.init(sqliteValue: stored) as? T { return value }
-      throw row.mismatch(T.self, stored, at: index)
+      // Row.get reports NULL, a mismatch and TEXT that is not valid UTF-8, naming the column.
+      if let value = try row.get(convertible, at: index) as? T { return value }
     }
+    let stored = try row.value(at: index)
     if case .null = stored, let optional = T.self as? any OptionalValue.Type,
       let none = optional.nilValue as? T
     {

@@ -1,8 +1,12 @@
 /// A Swift type that binds to a statement parameter and reads back from a column.
 ///
-/// SwiftLite's own conformances follow the explicit mapping of DESIGN.md: integers, `Bool`
-/// -> INTEGER; `Double`, `Float` -> REAL; `String`, `Character`, `UUID`, `URL`, `Decimal`,
-/// `Date` -> TEXT; `Data`, `[UInt8]` -> BLOB; `Optional.none` -> NULL.
+/// SwiftLite's own conformances follow one explicit mapping: integers, `Bool` -> INTEGER;
+/// `Double`, `Float` -> REAL; `String`, `Character`, `UUID`, `URL`, `Decimal`, `Date` ->
+/// TEXT (a `Date` as `YYYY-MM-DD HH:MM:SS.SSS` in UTC, SQLite's own format); `Data`,
+/// `[UInt8]` -> BLOB; `Optional.none` -> NULL. Reading accepts a few more classes where the
+/// meaning is unambiguous: `Double` and `Float` read exact INTEGERs, `Date` reads INTEGER and
+/// REAL Unix seconds, `Decimal` reads INTEGER and REAL, and `Data` and `[UInt8]` read TEXT
+/// as its exact bytes.
 ///
 /// Adopt it for your own types. An enum with a raw value gets the whole conformance for
 /// free:

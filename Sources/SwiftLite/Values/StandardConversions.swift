@@ -1,6 +1,6 @@
 import Foundation
 
-// The explicit mapping of DESIGN.md, one conformance per Swift type.
+// The explicit mapping of Swift types to storage classes, one conformance per Swift type.
 
 extension Int64: SQLiteValueConvertible {
   /// INTEGER.
@@ -137,10 +137,15 @@ extension Data: SQLiteValueConvertible {
   public static var storageClass: SQLiteValue.StorageClass { .blob }
   /// `.blob(self)`; an empty `Data` is an empty blob, not NULL.
   public func sqliteValue() -> SQLiteValue { .blob(self) }
-  /// From BLOB only.
+  /// From BLOB, and from TEXT as its exact UTF-8 bytes: the one conversion between storage
+  /// classes, so that text which is not valid UTF-8 (and cannot be read as a `String`)
+  /// can still be read, byte for byte. Written back, the bytes are a BLOB.
   public init?(sqliteValue: SQLiteValue) {
-    guard case .blob(let value) = sqliteValue else { return nil }
-    self = value
+    switch sqliteValue {
+    case .blob(let value): self = value
+    case .text(let value): self = Data(value.utf8)
+    default: return nil
+    }
   }
 }
 
@@ -149,10 +154,13 @@ extension Array: SQLiteValueConvertible where Element == UInt8 {
   public static var storageClass: SQLiteValue.StorageClass { .blob }
   /// `.blob` of the bytes.
   public func sqliteValue() -> SQLiteValue { .blob(Data(self)) }
-  /// From BLOB only.
+  /// From BLOB, and from TEXT as its exact UTF-8 bytes, as `Data` reads them.
   public init?(sqliteValue: SQLiteValue) {
-    guard case .blob(let value) = sqliteValue else { return nil }
-    self = [UInt8](value)
+    switch sqliteValue {
+    case .blob(let value): self = [UInt8](value)
+    case .text(let value): self = Array(value.utf8)
+    default: return nil
+    }
   }
 }
 
@@ -199,13 +207,45 @@ extension Decimal: SQLiteValueConvertible {
   /// From TEXT holding a decimal number written with a `.` separator (and an optional
   /// exponent), nothing else: `Decimal(string:)` alone would read `"1.5abc"` as 1.5. Text
   /// with more significant digits than a `Decimal` holds (38 or 39) is refused, not rounded.
+  ///
+  /// From INTEGER exactly, and from REAL through its shortest round-trip decimal text
+  /// (Swift's description of a `Double`: the fewest digits that read back as the same
+  /// `Double`), so `0.1` stored as REAL reads as `0.1`, not as the binary value's 55 digits.
+  /// A non-finite REAL is refused.
   public init?(sqliteValue: SQLiteValue) {
-    guard case .text(let value) = sqliteValue, isDecimalNumber(value),
-      let decimal = Decimal(string: value, locale: Locale(identifier: "en_US_POSIX")),
+    let text: String
+    switch sqliteValue {
+    case .integer(let value):
+      self.init(value)
+      return
+    case .real(let value):
+      guard value.isFinite else { return nil }
+      text = "\(value)"
+    case .text(let value):
+      text = value
+    case .blob, .null:
+      return nil
+    }
+    guard isDecimalNumber(text),
+      let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
       // Decimal(string:) rounds away the digits its 128-bit mantissa cannot hold.
-      significantDigits(value).elementsEqual(significantDigits(decimal.description))
+      significantDigits(text).elementsEqual(significantDigits(decimal.description))
     else { return nil }
     self = decimal
+  }
+}
+
+extension Decimal: ExplainedConversion {
+  static func expectation(for stored: SQLiteValue) -> String? {
+    switch stored {
+    case .text:
+      return "the text is not a plain decimal number (digits, an optional '.' and exponent) "
+        + "or has more significant digits than a Decimal holds"
+    case .real:
+      return "the REAL is not finite, or its digits do not fit a Decimal"
+    default:
+      return nil
+    }
   }
 }
 
@@ -247,27 +287,61 @@ private func isDecimalNumber(_ text: String) -> Bool {
 }
 
 extension Date: SQLiteValueConvertible {
-  /// TEXT, ISO-8601 in UTC with milliseconds: `2026-11-30T01:44:41.123Z`.
+  /// TEXT in SQLite's own format, `YYYY-MM-DD HH:MM:SS.SSS` in UTC.
   public static var storageClass: SQLiteValue.StorageClass { .text }
-  /// `.text` of the ISO-8601 form with milliseconds, in UTC.
+  /// `.text` of `YYYY-MM-DD HH:MM:SS.SSS` in UTC, the date rounded to the nearest
+  /// millisecond: exactly what `strftime('%Y-%m-%d %H:%M:%f', ...)` writes, so stored dates
+  /// compare and sort with `datetime()`, `CURRENT_TIMESTAMP` and literals such as
+  /// `'2023-11-14'`. Days are counted in the proleptic Gregorian calendar, as SQLite counts.
   /// - Throws: `SQLiteError` (`.mismatch`) for a date outside the years 1 to 9999 (or not
-  ///   finite), which the ISO-8601 text form cannot hold so that it reads back.
+  ///   finite), which the four-digit text form cannot hold.
   public func sqliteValue() throws -> SQLiteValue {
-    // 0001-01-01T00:00:00Z ... 9999-12-31T23:59:59.999Z, checked on the milliseconds that
-    // are stored: 9999-12-31T23:59:59.9996Z rounds up into the year 10000.
+    // 0001-01-01 00:00:00.000 ... 9999-12-31 23:59:59.999, checked on the milliseconds that
+    // are stored: 9999-12-31 23:59:59.9996 rounds up into the year 10000.
     let milliseconds = (timeIntervalSince1970 * 1000).rounded()
     guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else {
       throw SQLiteError(
         extendedCode: .mismatch,
         message: "a Date outside the years 1 to 9999 (or not finite) cannot be stored")
     }
-    return .text(ISO8601Text.format(self))
+    return .text(SQLiteDateText.format(millisecondsSince1970: Int64(milliseconds)))
   }
-  /// From TEXT in ISO-8601 form, with or without fractional seconds.
+  /// From TEXT in any of the time-value formats of SQLite's date functions (`YYYY-MM-DD`,
+  /// `YYYY-MM-DD HH:MM[:SS[.SSS]]` with a space or `T`, `HH:MM[:SS[.SSS]]` on 2000-01-01,
+  /// each time optionally followed by `Z` or `±HH:MM`), read as `julianday()` reads it;
+  /// this includes the ISO-8601 text earlier versions wrote (`2023-11-14T22:13:20.500Z`).
+  ///
+  /// From INTEGER or REAL as Unix seconds, what `strftime('%s', ...)`, `unixepoch()` and
+  /// most applications write. Not as a Julian day number: a REAL Julian day and a REAL Unix
+  /// time cannot be told apart, so one reading had to be chosen. INTEGER is read when a
+  /// `Double` holds it exactly (up to 2^53), REAL when finite.
   public init?(sqliteValue: SQLiteValue) {
-    guard case .text(let value) = sqliteValue, let date = ISO8601Text.parse(value) else {
+    switch sqliteValue {
+    case .text(let value):
+      guard let date = SQLiteDateText.parse(value) else { return nil }
+      self = date
+    case .integer(let seconds):
+      guard let exact = Double(exactly: seconds) else { return nil }
+      self.init(timeIntervalSince1970: exact)
+    case .real(let seconds):
+      guard seconds.isFinite else { return nil }
+      self.init(timeIntervalSince1970: seconds)
+    case .blob, .null:
       return nil
     }
-    self = date
+  }
+}
+
+extension Date: ExplainedConversion {
+  static func expectation(for stored: SQLiteValue) -> String? {
+    switch stored {
+    case .text:
+      return "the text is not a date SQLite reads; accepted: \(SQLiteDateText.acceptedForms)"
+        + ", or INTEGER/REAL Unix seconds"
+    case .integer, .real:
+      return "Unix seconds must be finite (an INTEGER up to 2^53)"
+    default:
+      return nil
+    }
   }
 }
