@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "UserDAO", targets: ["UserDAO"]),
     .executable(name: "Contacts", targets: ["Contacts"]),
     .executable(name: "PersonStore", targets: ["PersonStore"]),
+    .executable(name: "ExistingDatabase", targets: ["ExistingDatabase"]),
     .executable(name: "SwiftLiteBenchmarks", targets: ["SwiftLiteBenchmarks"]),
   ],
   targets: [
@@ -45,6 +46,14 @@ let package = Package(
     .executableTarget(
       name: "PersonStore", dependencies: ["PersonStoreSample"], path: "Samples/PersonStore/Main"),
 
+    // Sample: models mapped onto a database another program made, read-only reads, adoption.
+    .target(
+      name: "ExistingDatabaseSample", dependencies: ["SwiftLite"],
+      path: "Samples/ExistingDatabase/Sources", resources: [.copy("music-store.sql")]),
+    .executableTarget(
+      name: "ExistingDatabase", dependencies: ["ExistingDatabaseSample"],
+      path: "Samples/ExistingDatabase/Main"),
+
     // Benchmarks: SwiftLite against the raw C API in the same process.
     .executableTarget(
       name: "SwiftLiteBenchmarks",
@@ -55,7 +64,10 @@ let package = Package(
     .testTarget(name: "SwiftLiteTests", dependencies: ["SwiftLite"], path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SamplesTests",
-      dependencies: ["SwiftLite", "UserDAOSample", "ContactsSample", "PersonStoreSample"],
+      dependencies: [
+        "SwiftLite", "UserDAOSample", "ContactsSample", "PersonStoreSample",
+        "ExistingDatabaseSample",
+      ],
       path: "Tests/SamplesTests"
     ),
   ],

@@ -1207,10 +1207,10 @@ final class MigrationTests: ModelTestCase {
       try db.close()
     }
     let db = try open()
-    XCTAssertEqual(try db.migrationPlan(for: User.self).strategy, .none, "the table is found")
+    XCTAssertEqual(try db.adoptionPlan(for: User.self).strategy, .none, "the table is found")
     XCTAssertEqual(try db.findAll(User.self), [User(id: 1, name: "ann")])
     let later = try open()
-    XCTAssertEqual(try later.migrate(UserV2.self).strategy, .rebuild)
+    XCTAssertEqual(try later.adopt(UserV2.self).strategy, .rebuild)
     try later.save(UserV2(id: nil, name: "bob", age: 3))
     XCTAssertEqual(
       try later.findAll(UserV2.self, orderBy: "id"),
@@ -1267,8 +1267,9 @@ final class MigrationTests: ModelTestCase {
       try db.close()
     }
     let db = try open()
-    let plan = try db.migrationPlan(for: Account.self)
+    let plan = try db.adoptionPlan(for: Account.self)
     XCTAssertEqual(plan.strategy, .rebuild, plan.description)
+    try db.adopt(Account.self)
     XCTAssertEqual(try db.findAll(Account.self), [Account(id: 1, email: "ann@x.org", age: 30)])
     XCTAssertThrowsError(try db.save(Account(id: nil, email: "x@x.org", age: -1)), "CHECK applies")
     XCTAssertThrowsError(
@@ -1276,10 +1277,14 @@ final class MigrationTests: ModelTestCase {
     XCTAssertTrue(try XCTUnwrap(db.storedSQL("Account")).contains("AUTOINCREMENT"))
     XCTAssertFalse(try open().needsMigration(Account.self))
 
-    // A table SwiftLite made itself, whose record was lost, is recognised and left alone.
+    // A table SwiftLite made itself, whose record was lost, is mapped; adopting it again
+    // only records it, since its CREATE statement is the one SwiftLite would write.
     try db.execute("DELETE FROM swiftlite_schema")
     let again = try open()
-    XCTAssertEqual(try again.migrationPlan(for: Account.self).strategy, .none)
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { _ = try again.migrationPlan(for: Account.self) },
+      .notManaged(table: "Account"))
+    XCTAssertEqual(try again.adoptionPlan(for: Account.self).strategy, .none)
   }
 
   func testRebuildKeepsTheAutoincrementSequence() throws {
