@@ -4,24 +4,29 @@ import Foundation
 // create the new table, copy every row in one INSERT ... SELECT, drop the old table,
 // rename the new one, recreate indexes and triggers, check foreign keys.
 extension AutoMigration {
-  /// The steps that rebuild `stored` as `desired`, keeping every row.
-  /// - Parameters:
-  ///   - sources: for each desired column, the stored column that feeds it.
-  ///   - added: desired columns with no stored source (they take their default).
-  ///   - retyped: columns whose SQL type changes; each value is checked to convert.
-  ///   - backfilled: columns made NOT NULL whose NULLs take their default.
-  ///   - lossy: columns whose unconvertible values may become NULL.
-  ///   - carriesRenames: whether some column is renamed (for the step's reason).
-  static func rebuildSteps(
-    from stored: TableSchema, to desired: TableSchema,
-    sources: [(target: ColumnDefinition, source: String)], added: [ColumnDefinition],
-    retyped: [ColumnDefinition], backfilled: Set<String>, lossy: Set<String>,
-    carriesRenames: Bool, in db: Connection
-  ) throws -> [MigrationPlan.Step] {
+  /// The steps that rebuild the stored table as the diff's desired one, keeping every row.
+  /// - Parameter lossy: columns whose unconvertible values may become NULL.
+  static func rebuildSteps(_ diff: SchemaDiff, lossy: Set<String>, in db: Connection) throws
+    -> [MigrationPlan.Step]
+  {
+    let stored = diff.stored
+    let desired = diff.desired
+    let added = diff.added
+    var retyped: [ColumnDefinition] = []
+    var backfilled: Set<String> = []
+    for change in diff.changes {
+      switch change {
+      case .columnRetyped(let name, _, _):
+        if let column = desired.column(named: name) { retyped.append(column) }
+      case .nullabilityChanged(let name, _, true): backfilled.insert(name)
+      default: break
+      }
+    }
+    let carriesRenames = diff.carriesRenames
     let table = desired.name
     let quotedTable = SQLIdentifier.quote(table)
     let inspector = SchemaInspector(db)
-    var sources = sources
+    var sources = diff.sources.map { (target: $0.target, source: $0.source) }
     var steps: [MigrationPlan.Step] = []
     let temporary = "swiftlite_new_" + table
     let quotedTemporary = SQLIdentifier.quote(temporary)
