@@ -99,7 +99,8 @@ public enum AutoMigration {
       steps = []
     case .rebuild:
       steps =
-        try rebuildSteps(diff, lossy: lossy, in: db) + [decodeCheckStep(diff)].compactMap { $0 }
+        try TableRebuild(diff, lossy: lossy, in: db).steps()
+        + [decodeCheckStep(diff)].compactMap { $0 }
         + [recordStep(desired, definition: desired.createTableSQL())]
     default:
       steps =
