@@ -16,6 +16,8 @@ import Foundation
 /// removed column with values, a new NOT NULL column without a default, or a type change
 /// that cannot convert every value is refused with a ``MigrationError`` saying how to permit it.
 ///
+/// The differences found are ``SchemaChange`` values, listed in ``MigrationPlan/schemaChanges``.
+///
 /// Besides the pragmas, SwiftLite records the definition it last gave each table in
 /// `swiftlite_schema`, to notice changes SQLite does not report (CHECK, COLLATE, AUTOINCREMENT).
 public enum AutoMigration {
@@ -86,6 +88,9 @@ public enum AutoMigration {
     to desired: TableSchema, renamed: [String: String] = [:], droppable: Set<String> = [],
     lossy: Set<String> = [], in db: Connection
   ) throws -> MigrationPlan {
+    // Read, compare (a pure diff of values), refuse what would lose data, choose the
+    // strategy from the changes, then write the SQL for it. Features of the stored table
+    // that the desired schema should keep belong in `desired` before the diff.
     let table = desired.name
     guard let stored = try SchemaDiff.StoredTable.read(table, for: desired, in: db) else {
       return createPlan(desired)
@@ -97,6 +102,8 @@ public enum AutoMigration {
     switch strategy {
     case .none where diff.recordIsCurrent:
       steps = []
+    // With no change, the plan may still record the definition: for a table SwiftLite did
+    // not create, or a record older than the Swift types.
     case .rebuild:
       steps =
         try TableRebuild(diff, lossy: lossy, in: db).steps()
