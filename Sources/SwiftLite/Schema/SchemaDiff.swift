@@ -129,7 +129,8 @@ struct SchemaDiff {
 
   /// Type, nullability, UNIQUE and default of each column that has a source.
   private mutating func compareColumns() {
-    for (target, source) in sources.map({ ($0.target, $0.source) }) {
+    for column in sources {
+      let (target, source) = (column.target, column.source)
       guard let old = stored.column(named: source) else { continue }
       if !Self.sameType(old, target) {
         changes.append(.columnRetyped(target.name, from: old.type, to: target.type))
@@ -213,7 +214,8 @@ struct SchemaDiff {
     // an enum that lost a case): SQLite sees nothing, but rows would stop decoding. The
     // types recorded last time tell.
     if let recorded = storedTable.swiftTypes, let old = AutoMigration.decodeSwiftTypes(recorded) {
-      for (target, source) in sources.map({ ($0.target, $0.source) }) {
+      for column in sources {
+        let (target, source) = (column.target, column.source)
         guard let was = old[source], let now = target.swiftType, was != now else { continue }
         if let storedColumn = stored.column(named: source), Self.sameType(storedColumn, target) {
           // A change of SQL type is already listed; this one SQLite cannot see.
