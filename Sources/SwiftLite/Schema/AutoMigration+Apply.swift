@@ -39,6 +39,9 @@ extension AutoMigration {
     expecting expected: MigrationPlan.Strategy, table: String, in db: Connection,
     plan makePlan: (Connection) throws -> MigrationPlan
   ) throws -> MigrationPlan {
+    // Rebuild step 1 (https://sqlite.org/lang_altertable.html#otheralter): "If foreign key
+    // constraints are enabled, disable them using PRAGMA foreign_keys=OFF." Step 12: "If
+    // foreign keys constraints were originally enabled, reenable them now" (the defer).
     let enforcing = try db.foreignKeysEnabled()
     var pausedForeignKeys = false
     if expected == .rebuild, enforcing, !db.isInTransaction {
@@ -98,6 +101,8 @@ extension AutoMigration {
       }
       return plan
     }
+    // Rebuild step 2: "Start a transaction." Step 11: "Commit the transaction started in
+    // step 2." (A savepoint inside a transaction already open; a throw rolls back.)
     if db.isInTransaction { return try db.savepoint(nil, body) }
     return try db.transaction(.immediate, body)
   }

@@ -17,6 +17,21 @@ extension AutoMigration {
     }
   }
 
+  /// The step that records `definition` and the Swift types of `desired` as what SwiftLite
+  /// gave the table.
+  static func recordStep(_ desired: TableSchema, definition: String) -> MigrationPlan.Step {
+    MigrationPlan.Step(
+      "INSERT INTO " + SQLIdentifier.quote(recordTable)
+        + " (table_name, definition, swift_types) VALUES (?, ?, ?)"
+        + " ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition,"
+        + " swift_types = excluded.swift_types",
+      "record the definition SwiftLite gave the table",
+      arguments: [
+        .text(desired.name), .text(definition),
+        swiftTypesText(desired).map(SQLiteValue.text) ?? .null,
+      ])
+  }
+
   /// The Swift types of a schema's columns, as recorded: a JSON object, keys sorted.
   static func swiftTypesText(_ schema: TableSchema) -> String? {
     var types: [String: String] = [:]

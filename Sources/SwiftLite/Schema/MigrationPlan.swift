@@ -17,6 +17,20 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     case alter
     /// SQLite's documented rebuild: new table, copy, drop, rename, indexes, checks.
     case rebuild
+
+    /// The strategy the changes call for: none for no change, a rebuild when one of them
+    /// needs it, else ALTER TABLE and CREATE / DROP INDEX.
+    init(for changes: [SchemaChange]) {
+      if changes.isEmpty {
+        self = .none
+      } else if changes.contains(where: { if case .tableCreated = $0 { true } else { false } }) {
+        self = .create
+      } else if changes.contains(where: \.needsRebuild) {
+        self = .rebuild
+      } else {
+        self = .alter
+      }
+    }
   }
 
   /// One step: its SQL and why it is there.
@@ -52,8 +66,11 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   public let table: String
   /// How it changes.
   public let strategy: Strategy
-  /// The changes found, one line each (column added, removed, renamed, ...).
-  public let changes: [String]
+  /// The changes found, in the order they are listed.
+  public let schemaChanges: [SchemaChange]
+  /// The changes found, one line each (column added, removed, renamed, ...): the
+  /// descriptions of ``schemaChanges``.
+  public var changes: [String] { schemaChanges.map(\.description) }
   /// The steps, in order. Applied in one transaction.
   public let steps: [Step]
   /// Decodes every row as the model, for a step that asks for it (a property's Swift type
@@ -65,6 +82,18 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   final class RowValidator: @unchecked Sendable {
     let run: (Connection) throws -> Void
     init(_ run: @escaping (Connection) throws -> Void) { self.run = run }
+  }
+
+  /// A plan of `steps` for `table`.
+  init(
+    table: String, strategy: Strategy, changes: [SchemaChange], steps: [Step],
+    validator: RowValidator? = nil
+  ) {
+    self.table = table
+    self.strategy = strategy
+    self.schemaChanges = changes
+    self.steps = steps
+    self.validator = validator
   }
 
   /// `true` when there is nothing to do.
