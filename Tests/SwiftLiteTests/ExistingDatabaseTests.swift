@@ -143,6 +143,10 @@ final class ExistingDatabaseTests: ModelTestCase {
     XCTAssertEqual(try repository.count(), 3)
     XCTAssertEqual(try queue.read { try $0.findAll(InvoiceLine.self).count }, 3)
 
+    // Over a file opened read-only, a Repository is made and reads as well.
+    let readOnlyQueue = try DatabaseQueue(path: file, options: .readOnly)
+    XCTAssertEqual(try Repository<Customer>(readOnlyQueue).findAll().count, 3)
+
     let readOnly = try Connection(path: file, options: .readOnly)
     XCTAssertEqual(try readOnly.findAll(Customer.self).count, 3)
     XCTAssertEqual(try readOnly.find(InvoiceLine.self, id: 2)?.discount, 0.5)
@@ -190,7 +194,7 @@ final class ExistingDatabaseTests: ModelTestCase {
     let file = try makeLegacyDatabase()
     let db = try Connection(path: file)
     let schemaBefore = try db.query("SELECT type, name, sql FROM sqlite_schema ORDER BY name")
-      .map { $0.values.map(\.description) }
+      .map { try $0.values.map(\.description) }
     let artistsBefore = try db.dump("Artist")
 
     // Insert: the columns the model lacks take their defaults.
@@ -228,7 +232,7 @@ final class ExistingDatabaseTests: ModelTestCase {
     }
 
     let schemaAfter = try db.query("SELECT type, name, sql FROM sqlite_schema ORDER BY name")
-      .map { $0.values.map(\.description) }
+      .map { try $0.values.map(\.description) }
     XCTAssertEqual(schemaAfter, schemaBefore)
   }
 

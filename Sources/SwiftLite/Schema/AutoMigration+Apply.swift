@@ -26,10 +26,18 @@ extension AutoMigration {
   public static func migrate<M: Model>(_ model: M.Type, table: String? = nil, in db: Connection)
     throws -> MigrationPlan
   {
-    let first = try plan(for: model, table: table, in: db)
+    try migrate(model, table: table, adopting: false, in: db)
+  }
+
+  /// As ``migrate(_:table:in:)``; `adopting` takes a table SwiftLite did not create under
+  /// management (see `Connection.adopt(_:)`).
+  static func migrate<M: Model>(
+    _ model: M.Type, table: String?, adopting: Bool, in db: Connection
+  ) throws -> MigrationPlan {
+    let first = try plan(for: model, table: table, adopting: adopting, in: db)
     guard !first.isEmpty else { return first }
     return try run(expecting: first.strategy, table: first.table, in: db) { db in
-      try plan(for: model, table: table, in: db)
+      try plan(for: model, table: table, adopting: adopting, in: db)
     }
   }
 

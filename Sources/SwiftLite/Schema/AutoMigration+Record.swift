@@ -8,12 +8,18 @@ extension AutoMigration {
     let quoted = SQLIdentifier.quote(recordTable)
     try db.execute(
       "CREATE TABLE IF NOT EXISTS " + quoted
-        + " (table_name TEXT NOT NULL PRIMARY KEY, definition TEXT NOT NULL, swift_types TEXT)")
+        + " (table_name TEXT NOT NULL PRIMARY KEY, definition TEXT NOT NULL, swift_types TEXT,"
+        + " origin TEXT)")
     let columns = try db.query("PRAGMA table_info(" + quoted + ")").map {
       try $0.get(String.self, "name")
     }
     if !columns.contains("swift_types") {
       try db.execute("ALTER TABLE " + quoted + " ADD COLUMN swift_types TEXT")
+    }
+    // 'adopted' for a table another program made and the user adopted; NULL for one
+    // SwiftLite created.
+    if !columns.contains("origin") {
+      try db.execute("ALTER TABLE " + quoted + " ADD COLUMN origin TEXT")
     }
   }
 

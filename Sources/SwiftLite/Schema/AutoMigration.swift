@@ -31,12 +31,31 @@ public enum AutoMigration {
   public static func plan<M: Model>(for model: M.Type, table: String? = nil, in db: Connection)
     throws -> MigrationPlan
   {
-    let desired = try TableSchema(model, table: table)
+    try plan(for: model, table: table, adopting: false, in: db)
+  }
+
+  /// The plan for the model's table; for a table adopted before (or being adopted now),
+  /// planned against the model laid over the table, so what the table has that the model
+  /// does not declare is kept.
+  static func plan<M: Model>(
+    for model: M.Type, table: String?, adopting: Bool, in db: Connection
+  ) throws -> MigrationPlan {
+    var desired = try TableSchema(model, table: table)
+    var kept: [String] = []
+    let adopted = try adopting || isAdopted(desired.name, in: db)
+    if adopted { (desired, kept) = try adoptedSchema(model, desired, in: db) }
     var plan = try plan(
       to: desired, renamed: M.renamedProperties, droppable: M.droppableColumns,
       lossy: M.lossyConvertibleColumns, in: db)
     if plan.steps.contains(where: \.decodesRows) {
       plan.validator = rowValidator(for: model, desired)
+    }
+    if adopted {
+      plan.kept = kept
+      try checkAdoptedRebuild(model, plan, in: db)
+      if adopting, try !isAdopted(desired.name, in: db), !plan.steps.isEmpty {
+        plan.steps.append(adoptionRecordStep(desired.name))
+      }
     }
     return plan
   }

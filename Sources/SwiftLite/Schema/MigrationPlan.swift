@@ -72,7 +72,11 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   /// descriptions of ``schemaChanges``.
   public var changes: [String] { schemaChanges.map(\.description) }
   /// The steps, in order. Applied in one transaction.
-  public let steps: [Step]
+  public internal(set) var steps: [Step]
+  /// For a table another program made, being adopted or adopted before: what it has that
+  /// the model does not declare, which the plan keeps (declared types, DEFAULTs, foreign
+  /// keys, indexes, columns), one line each.
+  public internal(set) var kept: [String] = []
   /// Decodes every row as the model, for a step that asks for it (a property's Swift type
   /// changed): throws ``MigrationError/valuesDoNotDecode(table:column:type:)``.
   var validator: RowValidator?
@@ -104,6 +108,10 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     guard !isEmpty else { return "Table \(table) matches the model: nothing to do." }
     var lines = ["Migration plan for \(table) (\(strategy.rawValue)):"]
     lines += changes.map { "  - " + $0 }
+    if !kept.isEmpty {
+      lines.append("  keeps what the model does not declare:")
+      lines += kept.map { "  = " + $0 }
+    }
     for (number, step) in steps.enumerated() { lines.append("  \(number + 1). \(step)") }
     return lines.joined(separator: "\n")
   }

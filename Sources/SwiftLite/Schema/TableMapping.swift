@@ -37,7 +37,12 @@ struct TableMapping {
   ///   - declaredKey: the model's primary key, naming properties or their columns.
   ///   - db: the connection; only read.
   /// - Throws: ``ModelError/incompatibleTable(model:table:problems:)``; `SQLiteError`.
-  init(model: String, desired: TableSchema, declaredKey: [String], in db: Connection) throws {
+  /// - Parameter adding: whether properties without a column are columns to add (when
+  ///   adopting the table), not problems.
+  init(
+    model: String, desired: TableSchema, declaredKey: [String], adding: Bool = false,
+    in db: Connection
+  ) throws {
     let inspector = SchemaInspector(db)
     guard let stored = try inspector.schema(of: desired.name) else {
       throw ModelError.tableNotFound(table: desired.name)
@@ -50,6 +55,10 @@ struct TableMapping {
     let available = stored.columns.map(\.name).joined(separator: ", ")
     for property in desired.columns {
       guard let column = storedByName[property.name.asciiCaseFolded] else {
+        if adding {
+          columns.append(property.name)
+          continue
+        }
         problems.append(
           "property '\(property.name)' has no column (the table has: \(available)); name its "
             + "column in CodingKeys, or list it in ignoredProperties")

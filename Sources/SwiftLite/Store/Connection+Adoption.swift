@@ -40,7 +40,7 @@ extension Connection {
     case .mapped:
       _ = try TableMapping(
         model: String(describing: model), desired: TableSchema(model, table: name),
-        declaredKey: M.primaryKey, in: self)
+        declaredKey: M.primaryKey, adding: true, in: self)
     }
     return name
   }
