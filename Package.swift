@@ -27,7 +27,8 @@ let package = Package(
 
     // Sample: seed 001, a hand-written DAO on the trio.
     .target(name: "UserDAOSample", dependencies: ["SwiftLite"], path: "Samples/UserDAO/Sources"),
-    .executableTarget(name: "UserDAO", dependencies: ["UserDAOSample"], path: "Samples/UserDAO/Main"),
+    .executableTarget(
+      name: "UserDAO", dependencies: ["UserDAOSample"], path: "Samples/UserDAO/Main"),
 
     // Sample: seed 004, a contacts app with hashed passwords (libcrypto, this sample only).
     .systemLibrary(
@@ -37,8 +38,10 @@ let package = Package(
       providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
     .target(
-      name: "ContactsSample", dependencies: ["SwiftLite", "CCrypto"], path: "Samples/Contacts/Sources"),
-    .executableTarget(name: "Contacts", dependencies: ["ContactsSample"], path: "Samples/Contacts/Main"),
+      name: "ContactsSample", dependencies: ["SwiftLite", "CCrypto"],
+      path: "Samples/Contacts/Sources"),
+    .executableTarget(
+      name: "Contacts", dependencies: ["ContactsSample"], path: "Samples/Contacts/Main"),
 
     // Sample: seed 000, Codable models with automatic tables and migration.
     .target(

@@ -19,7 +19,8 @@ final class ExistingDatabaseSampleTests: TemporaryDirectoryTestCase {
     XCTAssertTrue(lines.contains("Albums per artist (raw SQL): AC/DC 2, Accept 2, Aerosmith 1"))
     XCTAssertTrue(lines.contains("  Leonie Köhler, Germany, since 7/4/2016"), "\(lines)")
     XCTAssertTrue(lines.contains("January 2021 invoices: #1 1.98, #2 25.0"))
-    XCTAssertTrue(lines.contains { $0.hasPrefix("The store's own CHECK still holds: CHECK constraint failed") })
+    XCTAssertTrue(
+      lines.contains { $0.hasPrefix("The store's own CHECK still holds: CHECK constraint failed") })
     XCTAssertTrue(lines.contains { $0.hasPrefix("Migration plan for Invoice Line") }, "\(lines)")
 
     // The file as another program sees it: the store's schema, the rows written, no

@@ -129,7 +129,8 @@ final class ExistingDatabaseTests: ModelTestCase {
     XCTAssertEqual(try db.count(Invoice.self, where: "Paid"), 2)
     XCTAssertTrue(try db.exists(InvoiceLine.self, id: 3))
     XCTAssertFalse(try db.exists(InvoiceLine.self, key: [.integer(9)]))
-    XCTAssertEqual(try db.findAll(Artist.self, orderBy: "ArtistId").map(\.name), ["AC/DC", "Accept", nil])
+    XCTAssertEqual(
+      try db.findAll(Artist.self, orderBy: "ArtistId").map(\.name), ["AC/DC", "Accept", nil])
     XCTAssertEqual(try db.findAll(CustomerName.self).count, 3)
     XCTAssertFalse(try db.needsMigration(Customer.self))
     try db.createTable(for: Customer.self)  // checks the model fits; changes nothing
@@ -153,7 +154,8 @@ final class ExistingDatabaseTests: ModelTestCase {
     try readOnly.close()
 
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before)
-    XCTAssertFalse(try SchemaInspector(open("legacy.sqlite")).tableExists(AutoMigration.recordTable))
+    XCTAssertFalse(
+      try SchemaInspector(open("legacy.sqlite")).tableExists(AutoMigration.recordTable))
   }
 
   func testDeclaredTypesAreJudgedByAffinity() throws {
@@ -201,18 +203,23 @@ final class ExistingDatabaseTests: ModelTestCase {
     let id = try db.insert(
       CustomerName(customerId: nil, firstName: "Ann", lastName: "Lee", email: "ann@example.com"))
     XCTAssertEqual(id, 4)
-    let row = try XCTUnwrap(db.queryFirst("SELECT Country, CreatedAt FROM Customer WHERE CustomerId = 4"))
+    let row = try XCTUnwrap(
+      db.queryFirst("SELECT Country, CreatedAt FROM Customer WHERE CustomerId = 4"))
     XCTAssertEqual(try row.get(String.self, "Country"), "USA")
     XCTAssertNotNil(try row.get(Date.self, "CreatedAt"))
 
     // Update and save by key leave the other columns as they were.
     try db.update(
-      CustomerName(customerId: 1, firstName: "Luis", lastName: "Gonçalves", email: "luisg@embraer.com.br"))
+      CustomerName(
+        customerId: 1, firstName: "Luis", lastName: "Gonçalves", email: "luisg@embraer.com.br"))
     XCTAssertEqual(try db.find(Customer.self, id: 1)?.company, "Embraer")
     try db.save(Artist(artistId: 3, name: "Aerosmith"))
     try db.save(Artist(artistId: 4, name: "Alanis Morissette"))
     XCTAssertEqual(
-      try db.dump("Artist"), artistsBefore.dropLast() + ["INTEGER:3|TEXT:'Aerosmith'", "INTEGER:4|TEXT:'Alanis Morissette'"])
+      try db.dump("Artist"),
+      artistsBefore.dropLast() + [
+        "INTEGER:3|TEXT:'Aerosmith'", "INTEGER:4|TEXT:'Alanis Morissette'",
+      ])
     XCTAssertTrue(try db.delete(Artist.self, id: 4))
 
     // The table's own constraints still hold: a CHECK SwiftLite knows nothing of.
@@ -257,9 +264,10 @@ final class ExistingDatabaseTests: ModelTestCase {
     }
     XCTAssertEqual(table, "Customer")
     XCTAssertTrue(reason.contains("Email"), reason)
-    XCTAssertNotNil(thrownError(ModelError.self) {
-      try db.save(CustomerWithoutEmail(customerId: nil, firstName: "A", lastName: "B"))
-    })
+    XCTAssertNotNil(
+      thrownError(ModelError.self) {
+        try db.save(CustomerWithoutEmail(customerId: nil, firstName: "A", lastName: "B"))
+      })
     // Updating the columns it has is fine.
     try db.update(CustomerWithoutEmail(customerId: 2, firstName: "Léonie", lastName: "Köhler"))
     XCTAssertEqual(try db.find(Customer.self, id: 2)?.firstName, "Léonie")
@@ -291,9 +299,13 @@ final class ExistingDatabaseTests: ModelTestCase {
     XCTAssertEqual(try db.find(Customer.self, id: 3)?.firstName, "Frank")
     // Country does not: reads by it work, save is refused with the reason.
     XCTAssertEqual(try db.find(ByCountry.self, id: "Brazil")?.firstName, "Luís")
-    guard case .writeRefused(_, let reason) = thrownError(ModelError.self, {
-      try db.save(ByCountry(country: "Peru", firstName: "X", lastName: "Y", email: "x@y"))
-    }) else { return XCTFail("expected writeRefused") }
+    guard
+      case .writeRefused(_, let reason) = thrownError(
+        ModelError.self,
+        {
+          try db.save(ByCountry(country: "Peru", firstName: "X", lastName: "Y", email: "x@y"))
+        })
+    else { return XCTFail("expected writeRefused") }
     XCTAssertTrue(reason.contains("unique"), reason)
   }
 
@@ -380,8 +392,9 @@ final class ExistingDatabaseTests: ModelTestCase {
     let db = try open()
     try db.save(NoteV1(id: nil, text: "a"))
     let later = try open()
-    guard case .needsMigration(let table, let changes, let reason) = thrownError(
-      MigrationError.self, { try later.save(NoteV2(id: nil, text: "b", pinned: true)) })
+    guard
+      case .needsMigration(let table, let changes, let reason) = thrownError(
+        MigrationError.self, { try later.save(NoteV2(id: nil, text: "b", pinned: true)) })
     else { return XCTFail("expected needsMigration") }
     XCTAssertEqual(table, "Note")
     XCTAssertEqual(changes, ["column pinned added"])

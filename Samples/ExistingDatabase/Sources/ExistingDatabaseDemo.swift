@@ -40,7 +40,10 @@ public struct ExistingDatabaseDemo {
     }
     say("Database: \(path)")
     let schemaBefore = try schema()
-    say("Tables: " + schemaBefore.filter { $0.hasPrefix("table") }.map { $0.split(separator: "|")[1] }.joined(separator: ", "))
+    say(
+      "Tables: "
+        + schemaBefore.filter { $0.hasPrefix("table") }.map { $0.split(separator: "|")[1] }.joined(
+          separator: ", "))
 
     // 2. Read it through models on a read-only connection: nothing can be written.
     let reader = try Connection(path: path, options: .readOnly)
@@ -53,9 +56,11 @@ public struct ExistingDatabaseDemo {
       SELECT ar.Name AS artist, count(*) AS albums FROM Album al
       JOIN Artist ar ON ar.ArtistId = al.ArtistId GROUP BY ar.ArtistId ORDER BY albums DESC, artist
       """)
-    say("Albums per artist (raw SQL): " + (try albums.map {
-      "\(try $0.get(String.self, "artist")) \(try $0.get(Int.self, "albums"))"
-    }.joined(separator: ", ")))
+    say(
+      "Albums per artist (raw SQL): "
+        + (try albums.map {
+          "\(try $0.get(String.self, "artist")) \(try $0.get(Int.self, "albums"))"
+        }.joined(separator: ", ")))
     let day = Date.FormatStyle(date: .numeric, time: .omitted, timeZone: .gmt)
       .locale(Locale(identifier: "en_US_POSIX"))
     say("Customers (dates as the store wrote them, read as Date):")
@@ -67,7 +72,9 @@ public struct ExistingDatabaseDemo {
     let january = try reader.find(
       Invoice.self, where: "InvoiceDate >= ? AND InvoiceDate < ?", ["2021-01-01", "2021-02-01"],
       orderBy: "InvoiceDate")
-    say("January 2021 invoices: " + january.map { "#\($0.invoiceId) \($0.total)" }.joined(separator: ", "))
+    say(
+      "January 2021 invoices: "
+        + january.map { "#\($0.invoiceId) \($0.total)" }.joined(separator: ", "))
     let lines = try reader.findAll(InvoiceLine.self, orderBy: "InvoiceLineId")
     let revenue = lines.reduce(Decimal(0)) { $0 + $1.unitPrice * Decimal($1.quantity) }
     say("Invoice lines: \(lines.count), revenue \(revenue)")
@@ -82,7 +89,8 @@ public struct ExistingDatabaseDemo {
         createdAt: Date(timeIntervalSince1970: 1_700_000_000)))
     say("Added customer #\(id); \(try customers.count()) customers now")
     try queue.write { db in
-      try db.save(InvoiceLine(id: 4, invoiceId: 2, unitPrice: Decimal(string: "0.99")!, quantity: 3))
+      try db.save(
+        InvoiceLine(id: 4, invoiceId: 2, unitPrice: Decimal(string: "0.99")!, quantity: 3))
     }
     do {
       try queue.write { db in
@@ -105,8 +113,11 @@ public struct ExistingDatabaseDemo {
     let db = try Connection(path: path, options: .readOnly)
     defer { try? db.close() }
     return try db.query("SELECT type, name, sql FROM sqlite_schema ORDER BY type, name").map {
-      [try $0.get(String.self, "type"), try $0.get(String.self, "name"), try $0.get(String?.self, "sql") ?? ""]
-        .joined(separator: "|")
+      [
+        try $0.get(String.self, "type"), try $0.get(String.self, "name"),
+        try $0.get(String?.self, "sql") ?? "",
+      ]
+      .joined(separator: "|")
     }
   }
 }
