@@ -104,7 +104,8 @@ func identifiers(in line: String) -> [String] {
 var owner: [String: Int] = [:]
 let declaration = try NSRegularExpression(
   pattern:
-    #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|package|fileprivate|private|final|indirect)\s+)*(?:class|struct|enum|protocol|actor|typealias)\s+(\w+)"#)
+    #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|package|fileprivate|private|final|indirect)\s+)*(?:class|struct|enum|protocol|actor|typealias)\s+(\w+)"#
+)
 var sources: [(layer: Int, path: String, lines: [String])] = []
 for (level, layer) in layers.enumerated() {
   for path in files(of: layer) {
@@ -120,7 +121,10 @@ for (level, layer) in layers.enumerated() {
     }
   }
 }
-let known = Set(try manager.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") && !$0.hasSuffix(".docc") })
+let known = Set(
+  try manager.contentsOfDirectory(atPath: root).filter {
+    !$0.hasPrefix(".") && !$0.hasSuffix(".docc")
+  })
 let unknown = known.subtracting(layers)
 var problems: [String] = unknown.sorted().map { "\(root)/\($0): a folder that is not a layer" }
 
