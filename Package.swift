@@ -25,12 +25,12 @@ let package = Package(
       path: "Sources/SwiftLite"
     ),
 
-    // Sample: seed 001, a hand-written DAO on the trio.
+    // Sample: a hand-written DAO on the trio.
     .target(name: "UserDAOSample", dependencies: ["SwiftLite"], path: "Samples/UserDAO/Sources"),
     .executableTarget(
       name: "UserDAO", dependencies: ["UserDAOSample"], path: "Samples/UserDAO/Main"),
 
-    // Sample: seed 004, a contacts app with hashed passwords (libcrypto, this sample only).
+    // Sample: a contacts app with hashed passwords (libcrypto, this sample only).
     .systemLibrary(
       name: "CCrypto",
       path: "Samples/Contacts/CCrypto",
@@ -43,7 +43,7 @@ let package = Package(
     .executableTarget(
       name: "Contacts", dependencies: ["ContactsSample"], path: "Samples/Contacts/Main"),
 
-    // Sample: seed 000, Codable models with automatic tables and migration.
+    // Sample: Codable models with automatic tables and migration.
     .target(
       name: "PersonStoreSample", dependencies: ["SwiftLite"], path: "Samples/PersonStore/Sources"),
     .executableTarget(

@@ -1,7 +1,7 @@
 import CSQLite
 import SwiftLite
 
-// The workloads of issue 2: the Core trio (Connection, Statement, Row) against the C API,
+// The Core trio's workloads (Connection, Statement, Row) against the C API,
 // on `Fixtures.rows` rows of ten INTEGER columns. Each SwiftLite side is written the way a
 // user would write it with the public API; each raw side the way a careful C programmer
 // would, with no checks SQLite does not force on them.

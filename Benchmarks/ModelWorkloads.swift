@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 import SwiftLite
 
-// The workloads of issue 3: Codable models through ModelStore against the same work done
+// Codable models through ModelStore against the same work done
 // with the C API. Both sides use the table SwiftLite creates for the model (the raw side
 // runs the very same CREATE TABLE), so SQLite does the same work underneath.
 

@@ -1,7 +1,7 @@
 import Foundation
 import SwiftLite
 
-/// A chat message, stored in one table per chat (CWDB's `tableName(cls, targetId)`):
+/// A chat message, stored in one table per chat:
 /// `db.save(message, target: "42")` writes to `ChatMessage_42`.
 public struct ChatMessage: Model, Equatable, Sendable {
   /// Assigned by SQLite.

@@ -1,6 +1,6 @@
 import SwiftLite
 
-/// The seed's `Person`, first version: a model whose table SwiftLite creates on first use.
+/// A `Person`, first version: a model whose table SwiftLite creates on first use.
 public struct Person: Model, Equatable, Sendable {
   /// Assigned by SQLite on insert when `nil` (an INTEGER PRIMARY KEY).
   public var personID: Int64?
@@ -31,7 +31,7 @@ public struct Person: Model, Equatable, Sendable {
   }
 }
 
-/// The seed's `Person` after the app evolved: `personName` renamed to `name`, `email`
+/// The same `Person` after the app evolved: `personName` renamed to `name`, `email`
 /// added, `personHeight` removed (with permission, since it holds values).
 public struct PersonV2: Model, Equatable, Sendable {
   /// The same key as before.
@@ -49,7 +49,7 @@ public struct PersonV2: Model, Equatable, Sendable {
   public static let tableName = "Person"
   /// `personID`.
   public static let primaryKey = ["personID"]
-  /// New name -> old name, the seed's `updateFieldNewNameReplaceOldName`.
+  /// New name -> old name: the old column's values move to the new one.
   public static let renamedProperties = ["name": "personName"]
   /// Dropping `personHeight` loses its values: the model must say it may.
   public static let droppableColumns: Set<String> = ["personHeight"]

@@ -1,7 +1,7 @@
 import Foundation
 import SwiftLite
 
-/// The seed-000 walk-through: save people, read them back, evolve the model (rename,
+/// The walk-through: save people, read them back, evolve the model (rename,
 /// add, remove with permission), show the migration plan and the rows that survived it,
 /// then one message table per chat. Re-runnable on the same file: it starts by resetting
 /// the `Person` table to the first version.
@@ -40,7 +40,7 @@ public struct PersonStoreDemo {
           + "\(person.personHeight) m, likes \(person.personLikes)")
     }
 
-    // Save-or-update by primary key, as the seed's saveOrUpdate.
+    // Save-or-update by primary key: one UPSERT.
     if var first = try db.find(Person.self, id: 1) {
       first.personAge += 1
       try db.save(first)
