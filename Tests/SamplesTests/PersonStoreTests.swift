@@ -3,19 +3,7 @@ import PersonStoreSample
 import SwiftLite
 import XCTest
 
-final class PersonStoreTests: XCTestCase {
-  private var directory: URL!
-
-  override func setUpWithError() throws {
-    directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("PersonStoreTests-" + UUID().uuidString, isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: directory)
-  }
-
+final class PersonStoreTests: TemporaryDirectoryTestCase {
   private var path: String { directory.appendingPathComponent("PersonStore.sqlite").path }
 
   private func runDemo() throws -> [String] {

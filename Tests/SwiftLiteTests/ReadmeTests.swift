@@ -4,19 +4,7 @@ import XCTest
 
 /// The README's tour, run as written (only the file path differs), so the README cannot
 /// drift from what compiles and works.
-final class ReadmeTests: XCTestCase {
-  private var directory: URL!
-
-  override func setUpWithError() throws {
-    directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ReadmeTests-" + UUID().uuidString, isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: directory)
-  }
-
+final class ReadmeTests: TemporaryDirectoryTestCase {
   func testTheTrioTour() throws {
     let path = directory.appendingPathComponent("app.sqlite").path
     let db = try Connection(path: path)
@@ -89,6 +77,43 @@ final class ReadmeTests: XCTestCase {
     XCTAssertEqual(try people.count(), 2)
     XCTAssertEqual(try people.findById(2)?.name, "Bob")
   }
+
+  func testTheExistingDatabaseTour() throws {
+    struct Customer: Model {
+      var customerId: Int64?
+      var firstName: String
+      var email: String
+      var createdAt: Date
+      static let primaryKey = ["customerId"]
+      static let schemaPolicy = SchemaPolicy.mapped
+    }
+    let path = directory.appendingPathComponent("store.sqlite").path
+    do {
+      let maker = try Connection(path: path)
+      try maker.execute(
+        """
+        CREATE TABLE [Customer] ([CustomerId] INTEGER NOT NULL, [FirstName] NVARCHAR(40) NOT NULL,
+          [LastName] NVARCHAR(20), [Email] NVARCHAR(60) NOT NULL,
+          [Country] NVARCHAR(40) NOT NULL DEFAULT 'USA',
+          [CreatedAt] DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP, [Fax] NVARCHAR(24),
+          CONSTRAINT [PK_Customer] PRIMARY KEY ([CustomerId]));
+        INSERT INTO Customer (CustomerId, FirstName, LastName, Email, CreatedAt)
+          VALUES (1, 'Ann', 'Lee', 'ann@example.com', '2021-01-01 00:00:00');
+        """)
+      try maker.close()
+    }
+    let store = try Connection(path: path, options: .readOnly)
+    let customers = try store.findAll(Customer.self, orderBy: "LastName")
+    XCTAssertEqual(customers.map(\.firstName), ["Ann"])
+    XCTAssertEqual(customers.first?.createdAt.timeIntervalSince1970, 1_609_459_200)
+
+    let db = try Connection(path: path)
+    let plan = try db.adoptionPlan(for: Customer.self)
+    XCTAssertEqual(plan.strategy, .none, "\(plan)")
+    try db.adopt(Customer.self)
+    XCTAssertEqual(try db.count(Customer.self), 1)
+  }
+
 }
 
 private struct ReadmePerson: Model {

@@ -1,0 +1,225 @@
+import Foundation
+import XCTest
+
+@testable import SwiftLite
+
+// What every test suite of the library shares: a fresh directory per test, a database in
+// it, one way to assert a thrown error, and helpers that read a file back.
+
+/// A test case with a fresh, empty directory of its own, removed at tear-down.
+class TemporaryDirectoryTestCase: XCTestCase {
+  /// The per-test temporary directory.
+  private(set) var directory: URL!
+
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("SwiftLiteTests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    if let directory { try? FileManager.default.removeItem(at: directory) }
+    directory = nil
+    try super.tearDownWithError()
+  }
+
+  /// A path inside the per-test directory.
+  func path(_ name: String = "test.sqlite") -> String {
+    directory.appendingPathComponent(name).path
+  }
+
+  /// A new connection to a file of this test's directory.
+  func open(_ name: String = "test.sqlite") throws -> Connection {
+    try Connection(path: path(name))
+  }
+}
+
+/// Tests of models, each opening the connections it needs on files of its directory.
+typealias ModelTestCase = TemporaryDirectoryTestCase
+
+/// A test case with a fresh database file per test.
+///
+/// `setUp` makes a new temporary directory, opens ``db`` on a real file inside it and records
+/// every statement it runs (through ``Connection/trace``) in ``executedSQL``. `tearDown`
+/// checks that no statement was left mid-step, closes the connection and removes the
+/// directory.
+class SQLiteTestCase: TemporaryDirectoryTestCase {
+  /// The connection on ``databasePath``, opened with the default options.
+  var db: Connection!
+  private let log = SQLLog()
+
+  /// The SQL run on ``db`` so far, in order, as SQLite reports it (unexpanded).
+  var executedSQL: [String] { log.lines }
+
+  /// The file ``db`` is open on.
+  var databasePath: String { path("test.sqlite") }
+
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    db = try Connection(path: databasePath)
+    let log = self.log
+    db.trace = { log.append($0) }
+  }
+
+  override func tearDownWithError() throws {
+    if let db {
+      XCTAssertFalse(db.hasStatementInProgress, "a statement was left mid-step")
+      XCTAssertNoThrow(try db.close(), "statements were left unfinalized")
+    }
+    db = nil
+    try super.tearDownWithError()
+  }
+
+  /// Opens another connection on the test's database file.
+  func openSecondConnection(busyTimeout: Double = 5) throws -> Connection {
+    var options = OpenOptions()
+    options.busyTimeout = busyTimeout
+    return try Connection(path: databasePath, options: options)
+  }
+
+  /// Forgets the SQL recorded so far.
+  func clearExecutedSQL() { log.lines.removeAll() }
+
+  /// Asserts that `body` throws an `SQLiteError` and hands it to `check`.
+  func assertSQLiteError<T>(
+    _ body: @autoclosure () throws -> T, file: StaticString = #filePath, line: UInt = #line,
+    _ check: (SQLiteError) -> Void = { _ in }
+  ) {
+    if let error = thrownError(SQLiteError.self, file: file, line: line, { _ = try body() }) {
+      check(error)
+    }
+  }
+
+  /// Asserts that `body` throws a `DecodingError` and returns it with its debug description.
+  @discardableResult
+  func assertDecodingError<T>(
+    _ body: @autoclosure () throws -> T, file: StaticString = #filePath, line: UInt = #line
+  ) -> (error: DecodingError, description: String)? {
+    thrownError(DecodingError.self, file: file, line: line) { _ = try body() }
+      .map { ($0, $0.debugDescriptionText) }
+  }
+}
+
+/// Collects traced SQL. Only touched from the test's own thread.
+private final class SQLLog {
+  var lines: [String] = []
+  func append(_ line: String) { lines.append(line) }
+}
+
+/// Lets a value cross into a `@Sendable` closure when the test guarantees a single user.
+final class Unchecked<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// A thread-safe collector for values produced on many threads.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  var value: Value { lock.withLock { stored } }
+  func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}
+
+/// An error a test throws on purpose.
+struct TestError: Error, Equatable {
+  var id = 0
+}
+
+extension DecodingError {
+  /// The debug description of the context, whatever the case.
+  var debugDescriptionText: String {
+    switch self {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .keyNotFound(_, let context), .dataCorrupted(let context):
+      return context.debugDescription
+    @unknown default:
+      return String(describing: self)
+    }
+  }
+
+  /// The coding path of the context, as strings.
+  var codingPathText: [String] {
+    switch self {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .keyNotFound(_, let context), .dataCorrupted(let context):
+      return context.codingPath.map(\.stringValue)
+    @unknown default:
+      return []
+    }
+  }
+}
+
+/// Resident memory of this process in bytes, from `/proc/self/statm` (Linux).
+func residentMemoryBytes() -> Int? {
+  guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+    return nil
+  }
+  let fields = text.split(separator: " ")
+  guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// The error thrown by `body`, failing the test when it throws none or another type.
+func thrownError<E: Error>(
+  _ type: E.Type, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+) -> E? {
+  do {
+    try body()
+    XCTFail("expected \(E.self), nothing was thrown", file: file, line: line)
+  } catch let error as E {
+    return error
+  } catch {
+    XCTFail("expected \(E.self), got \(Swift.type(of: error)): \(error)", file: file, line: line)
+  }
+  return nil
+}
+
+extension Connection {
+  /// The column names of a table, by `PRAGMA table_info`.
+  func columnNames(_ table: String) throws -> [String] {
+    try query("PRAGMA table_info(" + SQLIdentifier.quote(table) + ")").map {
+      try $0.get(String.self, "name")
+    }
+  }
+
+  /// The CREATE statement stored for a table, index or trigger.
+  func storedSQL(_ name: String) throws -> String? {
+    try scalar(String.self, "SELECT sql FROM sqlite_schema WHERE name = ?", [name])
+  }
+
+  /// The names of the indexes on a table (automatic ones included).
+  func indexNames(_ table: String) throws -> [String] {
+    try query("PRAGMA index_list(" + SQLIdentifier.quote(table) + ")").map {
+      try $0.get(String.self, "name")
+    }.sorted()
+  }
+
+  /// Every row of a table as text (`typeof:quote` per column), in rowid order.
+  func dump(_ table: String) throws -> [String] {
+    try query("SELECT * FROM " + SQLIdentifier.quote(table) + " ORDER BY rowid").map { row in
+      try row.values.map { "\($0.storageClass):\($0)" }.joined(separator: "|")
+    }
+  }
+
+  /// The whole schema and every row of every table: equal snapshots mean an unchanged file.
+  func snapshot() throws -> [String] {
+    var lines = try query(
+      "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name"
+    ).map { row in try row.values.map(\.description).joined(separator: " | ") }
+    let tables = try query(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
+    ).map { try $0.get(String.self, at: 0) }
+    for table in tables {
+      lines.append("-- rows of " + table)
+      lines += try dump(table)
+    }
+    return lines
+  }
+}
+
+/// A snapshot of a database file taken through a connection of its own.
+func snapshot(ofFile path: String) throws -> [String] {
+  try Connection(path: path).snapshot()
+}
