@@ -3,16 +3,7 @@
 extension AutoMigration {
   /// Whether SwiftLite's record says the table was adopted rather than created.
   static func isAdopted(_ table: String, in db: Connection) throws -> Bool {
-    guard try SchemaInspector(db).tableExists(recordTable) else { return false }
-    let quoted = SQLIdentifier.quote(recordTable)
-    let hasOrigin = try db.query("PRAGMA table_info(" + quoted + ")").contains {
-      try $0.get(String.self, "name") == "origin"
-    }
-    guard hasOrigin else { return false }
-    return try db.scalar(
-      Bool.self,
-      "SELECT EXISTS (SELECT 1 FROM " + quoted
-        + " WHERE table_name = ? COLLATE NOCASE AND origin = 'adopted')", [table]) ?? false
+    try record(of: table, in: db)?.isAdopted ?? false
   }
 
   /// The schema to plan an adopted (or being adopted) table against: the model's, keeping
@@ -23,7 +14,8 @@ extension AutoMigration {
     guard let stored = try SchemaInspector(db).schema(of: desired.name) else {
       return (desired, [])
     }
-    var (schema, kept) = desired.keeping(stored, droppable: M.droppableColumns)
+    var (schema, kept) = desired.keeping(
+      stored, droppable: M.droppableColumns, renamed: M.renamedProperties)
     let clauses = try unreportedClauses(of: desired.name, in: db).clauses
     if !clauses.isEmpty {
       kept.append(
@@ -70,7 +62,8 @@ extension AutoMigration {
   /// The step that marks the table as adopted in SwiftLite's record.
   static func adoptionRecordStep(_ table: String) -> MigrationPlan.Step {
     MigrationPlan.Step(
-      "UPDATE " + SQLIdentifier.quote(recordTable) + " SET origin = 'adopted' WHERE table_name = ?",
+      "UPDATE " + SQLIdentifier.quote(recordTable)
+        + " SET origin = 'adopted' WHERE table_name = ? COLLATE NOCASE",
       "record that the table is adopted: what it has that the model does not declare is kept",
       arguments: [.text(table)])
   }

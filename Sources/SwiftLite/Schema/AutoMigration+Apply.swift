@@ -107,6 +107,13 @@ extension AutoMigration {
             table: plan.table, step: step.reason, message: message)
         }
       }
+      // Remember the CREATE statement as SwiftLite leaves it, and those of the tables
+      // whose foreign keys a column renamed in place rewrote.
+      var changed = [plan.table]
+      if plan.steps.contains(where: { $0.sql.contains(" RENAME COLUMN ") }) {
+        changed += try SchemaInspector(db).tablesReferencing(plan.table)
+      }
+      try recordTableSQL(of: changed, in: db)
       return plan
     }
     // Rebuild step 2: "Start a transaction." Step 11: "Commit the transaction started in

@@ -1,41 +1,108 @@
 import Foundation
 
-// The record SwiftLite keeps of each model table (`swiftlite_schema`): the definition it
-// gave the table and its columns' Swift types, which SQLite's pragmas cannot report.
+// The record SwiftLite keeps of each table it manages (`swiftlite_schema`): the definition
+// it gave the table, its columns' Swift types (which SQLite's pragmas cannot report),
+// whether it was adopted, and the table's CREATE statement as SwiftLite left it, so that a
+// table another program dropped and made again, or altered, is not taken for SwiftLite's.
+// Table names are matched as SQLite matches them, without regard to ASCII case.
 extension AutoMigration {
-  /// Creates the record table, or adds the `swift_types` column to one made before it.
+  /// Creates the record table, or adds the columns later versions added to it.
   static func createRecordTable(in db: Connection) throws {
     let quoted = SQLIdentifier.quote(recordTable)
     try db.execute(
       "CREATE TABLE IF NOT EXISTS " + quoted
         + " (table_name TEXT NOT NULL PRIMARY KEY, definition TEXT NOT NULL, swift_types TEXT,"
-        + " origin TEXT)")
-    let columns = try db.query("PRAGMA table_info(" + quoted + ")").map {
-      try $0.get(String.self, "name")
-    }
-    if !columns.contains("swift_types") {
-      try db.execute("ALTER TABLE " + quoted + " ADD COLUMN swift_types TEXT")
-    }
-    // 'adopted' for a table another program made and the user adopted; NULL for one
-    // SwiftLite created.
-    if !columns.contains("origin") {
-      try db.execute("ALTER TABLE " + quoted + " ADD COLUMN origin TEXT")
+        + " origin TEXT, table_sql TEXT)")
+    let columns = try recordColumns(in: db)
+    // origin: 'adopted' for a table another program made and the user adopted; NULL for
+    // one SwiftLite created. table_sql: the table's CREATE statement after SwiftLite's
+    // last change to it.
+    for column in ["swift_types", "origin", "table_sql"] where !columns.contains(column) {
+      try db.execute("ALTER TABLE " + quoted + " ADD COLUMN " + column + " TEXT")
     }
   }
 
+  private static func recordColumns(in db: Connection) throws -> Set<String> {
+    Set(
+      try db.query("PRAGMA table_info(" + SQLIdentifier.quote(recordTable) + ")").map {
+        try $0.get(String.self, "name")
+      })
+  }
+
+  /// What SwiftLite recorded of a table.
+  struct Record {
+    /// The CREATE TABLE statement SwiftLite gave the table (in its own words).
+    var definition: String
+    /// The columns' Swift types (JSON), or `nil` when not recorded.
+    var swiftTypes: String?
+    /// Whether the table was adopted rather than created.
+    var isAdopted: Bool
+  }
+
+  /// The record of a table that SwiftLite manages, or `nil`: no record, or a record that no
+  /// longer describes the table (another program dropped and made it again, or altered it,
+  /// since SwiftLite's last change). Reads only.
+  static func record(of table: String, in db: Connection) throws -> Record? {
+    guard try SchemaInspector(db).tableExists(recordTable) else { return nil }
+    let columns = try recordColumns(in: db)
+    let quoted = SQLIdentifier.quote(recordTable)
+    let swiftTypes = columns.contains("swift_types") ? "r.swift_types" : "NULL"
+    let adopted = columns.contains("origin") ? "r.origin = 'adopted'" : "0"
+    let fresh = columns.contains("table_sql") ? "r.table_sql IS NULL OR r.table_sql = s.sql" : "1"
+    guard
+      let row = try db.queryFirst(
+        "SELECT r.definition, " + swiftTypes + ", " + adopted + ", " + fresh + " FROM " + quoted
+          + " r JOIN sqlite_schema s ON s.type = 'table' AND s.name = r.table_name COLLATE NOCASE"
+          + " WHERE r.table_name = ? COLLATE NOCASE",
+        [table]),
+      try row.get(Bool?.self, at: 3) ?? true
+    else { return nil }
+    return Record(
+      definition: try row.get(String.self, at: 0), swiftTypes: try row.get(String?.self, at: 1),
+      isAdopted: try row.get(Bool?.self, at: 2) ?? false)
+  }
+
   /// The step that records `definition` and the Swift types of `desired` as what SwiftLite
-  /// gave the table.
+  /// gave the table. A record under another spelling of the name is updated, not doubled.
   static func recordStep(_ desired: TableSchema, definition: String) -> MigrationPlan.Step {
-    MigrationPlan.Step(
-      "INSERT INTO " + SQLIdentifier.quote(recordTable)
-        + " (table_name, definition, swift_types) VALUES (?, ?, ?)"
-        + " ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition,"
+    let quoted = SQLIdentifier.quote(recordTable)
+    return MigrationPlan.Step(
+      "INSERT INTO " + quoted + " (table_name, definition, swift_types) VALUES (coalesce("
+        + "(SELECT table_name FROM " + quoted + " WHERE table_name = ?1 COLLATE NOCASE), ?1),"
+        + " ?2, ?3) ON CONFLICT (table_name) DO UPDATE SET definition = excluded.definition,"
         + " swift_types = excluded.swift_types",
       "record the definition SwiftLite gave the table",
       arguments: [
         .text(desired.name), .text(definition),
         swiftTypesText(desired).map(SQLiteValue.text) ?? .null,
       ])
+  }
+
+  /// Records the CREATE statements of `tables` as SwiftLite leaves them, once a plan ran.
+  static func recordTableSQL(of tables: [String], in db: Connection) throws {
+    try createRecordTable(in: db)  // a record table from before `table_sql` gets it
+    let quoted = SQLIdentifier.quote(recordTable)
+    for table in tables {
+      try db.run(
+        "UPDATE " + quoted + " SET table_sql = (SELECT sql FROM sqlite_schema WHERE type = 'table'"
+          + " AND name = ?1 COLLATE NOCASE) WHERE table_name = ?1 COLLATE NOCASE", [table])
+    }
+  }
+
+  /// The tables whose record still describes them (see ``record(of:in:)``).
+  static func managedTables(in db: Connection) throws -> [String] {
+    guard try SchemaInspector(db).tableExists(recordTable) else { return [] }
+    return try db.query("SELECT table_name FROM " + SQLIdentifier.quote(recordTable)).map {
+      try $0.get(String.self, at: 0)
+    }.filter { try record(of: $0, in: db) != nil }
+  }
+
+  /// Forgets what SwiftLite recorded of a table (it was dropped).
+  static func forgetRecord(of table: String, in db: Connection) throws {
+    guard try SchemaInspector(db).tableExists(recordTable) else { return }
+    try db.run(
+      "DELETE FROM " + SQLIdentifier.quote(recordTable) + " WHERE table_name = ? COLLATE NOCASE",
+      [table])
   }
 
   /// The Swift types of a schema's columns, as recorded: a JSON object, keys sorted.
@@ -57,23 +124,12 @@ extension AutoMigration {
   /// The Swift types recorded for a table's columns, or `nil` (no record, or one made
   /// before SwiftLite recorded types).
   static func recordedSwiftTypes(of table: String, in db: Connection) throws -> String? {
-    guard try SchemaInspector(db).tableExists(recordTable) else { return nil }
-    let quoted = SQLIdentifier.quote(recordTable)
-    let hasColumn = try db.query("PRAGMA table_info(" + quoted + ")").contains {
-      try $0.get(String.self, "name") == "swift_types"
-    }
-    guard hasColumn else { return nil }
-    return try db.scalar(
-      String.self, "SELECT swift_types FROM " + quoted + " WHERE table_name = ?", [table])
+    try record(of: table, in: db)?.swiftTypes
   }
 
   /// The definition SwiftLite recorded for a table, or `nil`.
   static func recordedDefinition(of table: String, in db: Connection) throws -> String? {
-    guard try SchemaInspector(db).tableExists(recordTable) else { return nil }
-    return try db.scalar(
-      String.self,
-      "SELECT definition FROM " + SQLIdentifier.quote(recordTable) + " WHERE table_name = ?",
-      [table])
+    try record(of: table, in: db)?.definition
   }
 }
 

@@ -236,6 +236,9 @@ public struct Migrator: Sendable {
         {
           return false
         }
+        // What a migration does to the tables SwiftLite manages is SwiftLite's own change:
+        // they stay managed (their CREATE statements are recorded again afterwards).
+        let managed = try AutoMigration.managedTables(in: db)
         do {
           try migration.body(db)
           guard db.isInTransaction else {
@@ -246,9 +249,10 @@ public struct Migrator: Sendable {
           throw MigratorError.migrationFailed(name: migration.name, underlying: error)
         }
         if enforcing { try Self.checkForeignKeys(after: migration.name, in: db) }
+        if !managed.isEmpty { try AutoMigration.recordTableSQL(of: managed, in: db) }
         try db.run(
           "INSERT INTO " + quoted
-            + " (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+            + " (name, applied_at) VALUES (?, strftime('%Y-%m-%d %H:%M:%f', 'now'))",
           [migration.name])
         return true
       }

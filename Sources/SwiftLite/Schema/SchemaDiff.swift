@@ -227,7 +227,7 @@ struct SchemaDiff {
     let desiredTypes = AutoMigration.swiftTypesText(desired)
     recordIsCurrent =
       storedTable.definition == alteredDefinition
-      && (storedTable.swiftTypes == nil || storedTable.swiftTypes == desiredTypes)
+      && storedTable.swiftTypes == desiredTypes
   }
 
   /// The model is the truth for the indexes on its table.

@@ -35,7 +35,22 @@ public struct SchemaInspector {
   /// `nil`; ``AutoMigration`` detects their changes through the definition it records.
   /// - Throws: `SQLiteError` if a pragma fails.
   public func schema(of table: String) throws -> TableSchema? {
-    guard try tableExists(table) else { return nil }
+    try schema(of: table, includingViews: false)
+  }
+
+  /// Whether a view with this name exists in the main database (ignoring ASCII case).
+  /// - Throws: `SQLiteError` if the query fails.
+  public func viewExists(_ name: String) throws -> Bool {
+    try db.scalar(
+      Bool.self,
+      "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = ? COLLATE NOCASE)",
+      [name])
+      ?? false
+  }
+
+  /// The schema of a table, or of a view when `includingViews` (its columns only).
+  func schema(of table: String, includingViews: Bool) throws -> TableSchema? {
+    guard try tableExists(table) || (includingViews && viewExists(table)) else { return nil }
     let quoted = SQLIdentifier.quote(table)
     var columns: [ColumnDefinition] = []
     var keyed: [(position: Int, name: String)] = []

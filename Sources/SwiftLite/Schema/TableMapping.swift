@@ -19,6 +19,10 @@ struct TableMapping {
   let insertRefusal: String?
   /// Why `save` (an insert or update by primary key) cannot work on this table, or `nil`.
   let upsertRefusal: String?
+  /// The properties whose columns make the table's own primary key when the model's key
+  /// is another (a unique column): an update never changes them, since that would move
+  /// the row (and strand the rows that reference it).
+  let identityProperties: Set<String>
 
   /// The mapping of a table SwiftLite manages: every column is a property of the same name.
   init(managed schema: TableSchema) {
@@ -28,6 +32,7 @@ struct TableMapping {
     keyProperties = schema.primaryKey
     insertRefusal = nil
     upsertRefusal = nil
+    identityProperties = []
   }
 
   /// Checks that a model fits an existing table, listing every problem at once.
@@ -44,7 +49,8 @@ struct TableMapping {
     in db: Connection
   ) throws {
     let inspector = SchemaInspector(db)
-    guard let stored = try inspector.schema(of: desired.name) else {
+    // A view maps as a table does, for reading (and for writing, where its triggers let).
+    guard let stored = try inspector.schema(of: desired.name, includingViews: true) else {
       throw ModelError.tableNotFound(table: desired.name)
     }
     let storedByName = Dictionary(
@@ -101,10 +107,21 @@ struct TableMapping {
     self.columns = columns
     self.keyProperties = keyProperties
 
+    let tableKey = Set(stored.primaryKey.map(\.asciiCaseFolded))
+    let modelKey = Set(keyProperties.map(\.asciiCaseFolded))
+    identityProperties = Set(
+      zip(desired.columns.map(\.name), columns).filter { property, column in
+        tableKey.contains(column.asciiCaseFolded) && !modelKey.contains(property.asciiCaseFolded)
+      }.map(\.0))
+
     // Inserts leave the columns the model lacks to their default (or NULL).
     let written = Set(columns.map(\.asciiCaseFolded))
+    let withoutRowID =
+      try db.scalar(
+        Bool.self, "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?",
+        [stored.name]) ?? false
     let rowIDAlias =
-      stored.primaryKey.count == 1
+      !withoutRowID && stored.primaryKey.count == 1
       && stored.column(named: stored.primaryKey[0])?.type == "INTEGER"
     let required = stored.columns.filter { column in
       !written.contains(column.name.asciiCaseFolded) && column.isNotNull

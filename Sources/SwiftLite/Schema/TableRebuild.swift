@@ -122,7 +122,7 @@ struct TableRebuild {
       steps.append(
         .init(
           "UPDATE " + SQLIdentifier.quote(AutoMigration.recordTable)
-            + " SET definition = replace(definition, ?1, ?2) WHERE table_name = ?3",
+            + " SET definition = replace(definition, ?1, ?2) WHERE table_name = ?3 COLLATE NOCASE",
           "record that the foreign key of \(key.child) follows the rename",
           arguments: [
             .text(clause(key.columns)),

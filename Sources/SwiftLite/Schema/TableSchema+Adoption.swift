@@ -10,7 +10,16 @@ extension TableSchema {
   /// columns the model lacks (unless listed in `droppable`), the table's foreign keys and
   /// indexes, and STRICT.
   /// - Returns: the schema to plan against, and one line per feature kept.
-  func keeping(_ stored: TableSchema, droppable: Set<String>) -> (TableSchema, kept: [String]) {
+  /// - Parameters:
+  ///   - stored: the table as it is.
+  ///   - droppable: columns the model lacks that may go (with their values).
+  ///   - renamed: the model's renamed properties, new name -> old column name: an old
+  ///     column whose new name the table lacks is renamed, not kept beside it.
+  func keeping(
+    _ stored: TableSchema, droppable: Set<String>, renamed renames: [String: String] = [:]
+  )
+    -> (TableSchema, kept: [String])
+  {
     var result = self
     var kept: [String] = []
     let storedByName = Dictionary(
@@ -40,8 +49,11 @@ extension TableSchema {
         result.columns[index].isUnique = true
       }
     }
-    let droppableNames = Set(droppable.map(\.asciiCaseFolded))
     let matched = Set(result.columns.map(\.name.asciiCaseFolded))
+    let renamedAway = renames.filter { new, _ in
+      storedByName[new.asciiCaseFolded] == nil && columns.contains { $0.name == new }
+    }.values
+    let droppableNames = Set((droppable.union(renamedAway)).map(\.asciiCaseFolded))
     for column in stored.columns where !matched.contains(column.name.asciiCaseFolded) {
       guard !droppableNames.contains(column.name.asciiCaseFolded) else { continue }
       kept.append("column \(column.name), which the model does not have")

@@ -38,6 +38,10 @@ extension Connection {
     case .managed:
       break
     case .mapped:
+      if try SchemaInspector(self).viewExists(name) {
+        throw ModelError.writeRefused(
+          table: name, reason: "it is a view: SwiftLite maps models onto it but cannot adopt it")
+      }
       _ = try TableMapping(
         model: String(describing: model), desired: TableSchema(model, table: name),
         declaredKey: M.primaryKey, adding: true, in: self)

@@ -99,17 +99,15 @@ extension Connection {
   }
 
   /// Who owns `table`: reads `sqlite_schema` and SwiftLite's record table (when there is one).
+  /// A record that no longer describes the table (another program made it again) does not
+  /// make it managed.
   func ownership(of table: String, policy: SchemaPolicy = .automatic) throws -> Ownership {
     let inspector = SchemaInspector(self)
-    guard try inspector.tableExists(table) else { return .missing }
+    guard try inspector.tableExists(table) else {
+      return try inspector.viewExists(table) ? .mapped : .missing
+    }
     if policy == .mapped { return .mapped }
-    guard try inspector.tableExists(AutoMigration.recordTable) else { return .mapped }
-    let recorded =
-      try scalar(
-        Bool.self,
-        "SELECT EXISTS (SELECT 1 FROM " + SQLIdentifier.quote(AutoMigration.recordTable)
-          + " WHERE table_name = ? COLLATE NOCASE)", [table]) ?? false
-    return recorded ? .managed : .mapped
+    return try AutoMigration.record(of: table, in: self) == nil ? .mapped : .managed
   }
 
   /// Creates or migrates a managed table; on a read-only connection, says so in terms of

@@ -68,11 +68,7 @@ extension Connection {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
     try savepoint { db in
       try db.execute("DROP TABLE IF EXISTS " + SQLIdentifier.quote(name))
-      if try SchemaInspector(db).tableExists(AutoMigration.recordTable) {
-        try db.run(
-          "DELETE FROM " + SQLIdentifier.quote(AutoMigration.recordTable) + " WHERE table_name = ?",
-          [name])
-      }
+      try AutoMigration.forgetRecord(of: name, in: db)
     }
     forgetModelTable(model, table: name)
   }

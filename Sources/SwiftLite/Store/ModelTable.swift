@@ -24,7 +24,11 @@ final class ModelTable {
     let quoted = mapping.columns.map(SQLIdentifier.quote)
     let keySet = Set(mapping.keyProperties)
     keyPositions = mapping.keyProperties.compactMap { names.firstIndex(of: $0) }
-    otherPositions = names.indices.filter { !keySet.contains(names[$0]) }
+    // A column of the table's own key, when the model keys rows by another, is written by
+    // an insert but never updated.
+    otherPositions = names.indices.filter {
+      !keySet.contains(names[$0]) && !mapping.identityProperties.contains(names[$0])
+    }
     encoder = RowEncoder(columns: names)
     quotedName = SQLIdentifier.quote(mapping.table)
 

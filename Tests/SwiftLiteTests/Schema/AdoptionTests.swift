@@ -183,4 +183,66 @@ final class AdoptionTests: ModelTestCase {
       thrownError(ModelError.self) { try db.adopt(Track.self, target: "x") },
       .tableNotFound(table: "track_x"))
   }
+
+  func testAdoptionCarriesARenamedPropertysValues() throws {
+    struct Person: Model, Equatable {
+      var id: Int64?
+      var fullName: String
+      static let tableName = "person"
+      static let primaryKey = ["id"]
+      static let renamedProperties = ["fullName": "name"]
+    }
+    let db = try open()
+    try db.execute(
+      "CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO person VALUES (1, 'Ann')"
+    )
+    try db.adopt(Person.self)
+    XCTAssertEqual(try db.columnNames("person"), ["id", "fullName"])
+    XCTAssertEqual(try db.findAll(Person.self), [Person(id: 1, fullName: "Ann")])
+  }
+
+  func testATableAnotherProgramMadeAgainIsNoLongerManaged() throws {
+    struct Item: Model {
+      var id: Int64?
+      var name: String
+      static let tableName = "item"
+      static let primaryKey = ["id"]
+    }
+    let db = try open()
+    try db.save(Item(id: nil, name: "a"))
+    // Another program drops the table and makes its own, under the same name.
+    let other = try open()
+    try other.execute(
+      """
+      DROP TABLE item;
+      CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL CHECK (name <> ''), legacy TEXT);
+      """)
+    let tableSQL = try other.storedSQL("item")
+    let later = try open()
+    try later.save(Item(id: nil, name: "b"))
+    XCTAssertEqual(
+      try later.storedSQL("item"), tableSQL, "SwiftLite changed a table it did not make")
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { try later.migrate(Item.self) }, .notManaged(table: "item"))
+    XCTAssertThrowsError(try later.save(Item(id: nil, name: "")), "the other program's CHECK holds")
+  }
+
+  func testARecordUnderAnotherSpellingOfTheNameIsOneRecord() throws {
+    struct Lower: Model {
+      var id: Int64?
+      static let tableName = "item"
+      static let primaryKey = ["id"]
+    }
+    struct Upper: Model {
+      var id: Int64?
+      static let tableName = "ITEM"
+      static let primaryKey = ["id"]
+    }
+    let db = try open()
+    try db.save(Lower(id: nil))
+    try open().save(Upper(id: nil))
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM swiftlite_schema"), 1)
+    try db.dropTable(for: Upper.self)
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM swiftlite_schema"), 0)
+  }
 }

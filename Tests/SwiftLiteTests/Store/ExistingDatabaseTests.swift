@@ -428,4 +428,70 @@ final class ExistingDatabaseTests: ModelTestCase {
     XCTAssertThrowsError(try queue.write { try $0.save(Tag(id: nil, label: "y")) })
     XCTAssertFalse(try queue.read { try SchemaInspector($0).tableExists("Tag") })
   }
+
+  // MARK: Found by review
+
+  func testSaveByAUniqueColumnNeverMovesTheRowToAnotherKey() throws {
+    struct Account: Model {
+      var id: Int64?
+      var email: String
+      var name: String
+      static let tableName = "account"
+      static let primaryKey = ["email"]
+    }
+    let db = try open()
+    try db.execute(
+      """
+      CREATE TABLE account(id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+      CREATE TABLE login(id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES account(id));
+      INSERT INTO account VALUES (7, 'a@x', 'A');
+      INSERT INTO login VALUES (1, 7);
+      """)
+    try db.save(Account(id: nil, email: "a@x", name: "A2"))
+    try db.update(Account(id: nil, email: "a@x", name: "A3"))
+    XCTAssertEqual(try db.dump("account"), ["INTEGER:7|TEXT:'a@x'|TEXT:'A3'"])
+    try db.save(Account(id: nil, email: "b@x", name: "B"))
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT id FROM account WHERE email = 'b@x'"), 8)
+  }
+
+  func testAModelOverAViewReadsIt() throws {
+    struct Expensive: Model, Equatable {
+      var invoiceId: Int64
+      var total: Double
+      static let tableName = "ExpensiveInvoice"
+      static let primaryKey = ["invoiceId"]
+    }
+    try makeLegacyDatabase()
+    let db = try open("legacy.sqlite")
+    try db.execute(
+      "CREATE VIEW ExpensiveInvoice AS SELECT InvoiceId, Total FROM Invoice WHERE Total > 5")
+    XCTAssertEqual(
+      try db.findAll(Expensive.self, orderBy: "InvoiceId"),
+      [Expensive(invoiceId: 2, total: 25), Expensive(invoiceId: 3, total: 5.94)])
+    XCTAssertEqual(try db.count(Expensive.self), 2)
+    XCTAssertThrowsError(try db.save(Expensive(invoiceId: 9, total: 9)))
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { try db.migrate(Expensive.self) },
+      .notManaged(table: "ExpensiveInvoice"))
+    XCTAssertFalse(try SchemaInspector(db).tableExists(AutoMigration.recordTable))
+  }
+
+  func testAWithoutRowIDTableHasNoRowIDToAssign() throws {
+    struct Item: Model {
+      var name: String
+      static let tableName = "item"
+      static let primaryKey = ["name"]
+    }
+    let db = try open()
+    try db.execute(
+      "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE) WITHOUT ROWID")
+    guard
+      case .writeRefused(_, let reason) = thrownError(
+        ModelError.self,
+        {
+          try db.insert(Item(name: "a"))
+        })
+    else { return XCTFail("expected writeRefused") }
+    XCTAssertTrue(reason.contains("id"), reason)
+  }
 }
