@@ -15,9 +15,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// - A ``write(_:)`` is one IMMEDIATE transaction: it commits when the closure returns and
+/// - A ``write(_:)-8wxz8`` is one IMMEDIATE transaction: it commits when the closure returns and
 ///   rolls back when it throws.
-/// - A ``read(_:)`` runs with `PRAGMA query_only` on, so an accidental write fails with
+/// - A ``read(_:)-6x7vg`` runs with `PRAGMA query_only` on, so an accidental write fails with
 ///   `SQLiteError` `.readOnly` instead of happening.
 /// - Calling `read` or `write` again from inside one of this queue's closures runs inline on
 ///   the same connection (a nested write becomes a savepoint); it never deadlocks.
@@ -81,7 +81,7 @@ public final class DatabaseQueue: Sendable {
   /// Runs `body` in one IMMEDIATE transaction (a savepoint when nested in another write):
   /// committed when it returns, rolled back when it throws.
   /// - Throws: what `body` throws, after the rollback; `SQLiteError` for BEGIN/COMMIT
-  ///   failures, `.readOnly` when called from inside a ``read(_:)``, and `.misuse` when an
+  ///   failures, `.readOnly` when called from inside a ``read(_:)-6x7vg``, and `.misuse` when an
   ///   earlier ``writeWithoutTransaction(_:)`` left a transaction open.
   @discardableResult
   public func write<T>(_ body: (Connection) throws -> T) throws -> T {
@@ -102,7 +102,7 @@ public final class DatabaseQueue: Sendable {
 
   // MARK: Asynchronous access
 
-  /// Like ``read(_:)``, suspending the task instead of blocking a thread.
+  /// Like ``read(_:)-6x7vg``, suspending the task instead of blocking a thread.
   /// - Throws: what `body` throws.
   @discardableResult
   public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
@@ -115,7 +115,7 @@ public final class DatabaseQueue: Sendable {
     }
   }
 
-  /// Like ``write(_:)``, suspending the task instead of blocking a thread.
+  /// Like ``write(_:)-8wxz8``, suspending the task instead of blocking a thread.
   /// - Throws: what `body` throws, after the rollback.
   @discardableResult
   public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)

@@ -215,7 +215,7 @@ public final class Connection {
     return JournalMode(rawValue: mode.lowercased()) ?? .delete
   }
 
-  /// Sets the journal mode (WAL for a ``DatabasePool``-style reader/writer split).
+  /// Sets the journal mode (``JournalMode/wal`` lets other connections read while one writes).
   /// - Returns: the mode SQLite reports afterwards (an in-memory database stays `.memory`).
   /// - Throws: `SQLiteError` if the pragma fails, for example inside a transaction.
   @discardableResult

@@ -15,7 +15,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// ``bind(values:)`` takes values of static types and is the fast way to run a statement
+/// ``bind(values:)-(V)`` takes values of static types and is the fast way to run a statement
 /// many times; ``bind(_:)`` takes an array or a dictionary of arguments.
 ///
 /// See <https://sqlite.org/c3ref/stmt.html>.
@@ -190,7 +190,7 @@ public final class Statement {
   /// a bind that fails sets every parameter to NULL.
   ///
   /// Each argument is an existential, converted when bound: for values of static types in a
-  /// loop, ``bind(values:)`` does the same work several times faster.
+  /// loop, ``bind(values:)-(V)`` does the same work several times faster.
   /// - Throws: `SQLiteError` (`.range`) when the count of positional arguments differs
   ///   from ``parameterCount``, a name matches no parameter or two names the same one
   ///   (`"a"` and `":a"`); `.mismatch` for a value SQLite cannot store; the parameter is

@@ -51,7 +51,7 @@ extension Statement {
     try bindConverted(a, at: 1)
   }
 
-  /// Binds 2 values to parameters 1...2: see ``bind(values:)``.
+  /// Binds 2 values to parameters 1...2: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<A: SQLiteValueConvertible, B: SQLiteValueConvertible>(
     values a: A, _ b: B
@@ -61,7 +61,7 @@ extension Statement {
     try bindConverted(b, at: 2)
   }
 
-  /// Binds 3 values to parameters 1...3: see ``bind(values:)``.
+  /// Binds 3 values to parameters 1...3: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<A: SQLiteValueConvertible, B: SQLiteValueConvertible, C: SQLiteValueConvertible>(
     values a: A, _ b: B, _ c: C
@@ -72,7 +72,7 @@ extension Statement {
     try bindConverted(c, at: 3)
   }
 
-  /// Binds 4 values to parameters 1...4: see ``bind(values:)``.
+  /// Binds 4 values to parameters 1...4: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<
     A: SQLiteValueConvertible, B: SQLiteValueConvertible, C: SQLiteValueConvertible,
@@ -87,7 +87,7 @@ extension Statement {
     try bindConverted(d, at: 4)
   }
 
-  /// Binds 5 values to parameters 1...5: see ``bind(values:)``.
+  /// Binds 5 values to parameters 1...5: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<
     A: SQLiteValueConvertible, B: SQLiteValueConvertible, C: SQLiteValueConvertible,
@@ -103,7 +103,7 @@ extension Statement {
     try bindConverted(e, at: 5)
   }
 
-  /// Binds 6 values to parameters 1...6: see ``bind(values:)``.
+  /// Binds 6 values to parameters 1...6: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<
     A: SQLiteValueConvertible, B: SQLiteValueConvertible, C: SQLiteValueConvertible,
@@ -120,7 +120,7 @@ extension Statement {
     try bindConverted(f, at: 6)
   }
 
-  /// Binds 7 values to parameters 1...7: see ``bind(values:)``.
+  /// Binds 7 values to parameters 1...7: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<
     A: SQLiteValueConvertible, B: SQLiteValueConvertible, C: SQLiteValueConvertible,
@@ -139,7 +139,7 @@ extension Statement {
     try bindConverted(g, at: 7)
   }
 
-  /// Binds 8 values to parameters 1...8: see ``bind(values:)``.
+  /// Binds 8 values to parameters 1...8: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<
     A: SQLiteValueConvertible, B: SQLiteValueConvertible, C: SQLiteValueConvertible,
@@ -159,7 +159,7 @@ extension Statement {
     try bindConverted(h, at: 8)
   }
 
-  /// Binds 9 values to parameters 1...9: see ``bind(values:)``.
+  /// Binds 9 values to parameters 1...9: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<
     A: SQLiteValueConvertible, B: SQLiteValueConvertible, C: SQLiteValueConvertible,
@@ -180,7 +180,7 @@ extension Statement {
     try bindConverted(i, at: 9)
   }
 
-  /// Binds 10 values to parameters 1...10: see ``bind(values:)``.
+  /// Binds 10 values to parameters 1...10: see ``bind(values:)-(V)``.
   @inlinable
   public func bind<
     A: SQLiteValueConvertible, B: SQLiteValueConvertible, C: SQLiteValueConvertible,

@@ -76,7 +76,7 @@ public protocol Model: Codable {
   /// model declares them. Default `false`: such a rebuild is refused.
   static var allowsRebuildingAdoptedTable: Bool { get }
 
-  /// The table for one target of the same model, for
+  /// The table for one target of the same model (one table per target, same columns), for
   /// example one message table per chat. Default: `"<tableName>_<target>"`.
   static func tableName(target: String) -> String
 }

@@ -9,7 +9,7 @@ public enum SchemaPolicy: Sendable, Hashable {
   /// the model changes (only if SwiftLite manages it). The default.
   case automatic
   /// Create the table on the first write when it is missing; when a managed table differs
-  /// from the model, throw ``MigrationError/needsMigration(table:strategy:changes:reason:)``
+  /// from the model, throw ``MigrationError/needsMigration(table:changes:reason:)``
   /// instead of migrating it. For apps that migrate explicitly.
   case createOnly
   /// Never create or change the table: it must exist, and the model is mapped onto it as

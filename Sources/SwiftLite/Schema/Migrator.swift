@@ -25,7 +25,7 @@ import Foundation
 ///   before anything runs.
 /// - **One transaction per migration.** A migration that throws is rolled back and reported
 ///   as ``MigratorError/migrationFailed(name:underlying:)``; the ones applied before it in the
-///   same ``migrate(_:upTo:)`` call stay applied, and the later ones do not run.
+///   same ``migrate(_:upTo:)-(Connection,_)`` call stay applied, and the later ones do not run.
 /// - **Foreign keys** follow SQLite's procedure for schema changes
 ///   (<https://sqlite.org/lang_altertable.html#otheralter>): when the connection enforces
 ///   them, enforcement is turned off before the transaction (it cannot change inside one),
@@ -33,8 +33,9 @@ import Foundation
 ///   with ``MigratorError/foreignKeyViolation(migration:tables:)``), and enforcement is turned
 ///   back on afterwards, whether the migration succeeded or not. ``ForeignKeyChecks/immediate``
 ///   keeps enforcement on for a migration instead.
-/// - **Reading never writes.** ``appliedMigrations(_:)`` and ``pendingMigrations(_:)`` do not
-///   create ``recordTable``; the first migration applied does, in its own transaction.
+/// - **Reading never writes.** ``appliedMigrations(_:)-(Connection)`` and
+///   ``pendingMigrations(_:)-(Connection)`` do not create ``recordTable``; the first
+///   migration applied does, in its own transaction.
 ///
 /// A migration closure receives the connection inside the migration's transaction. It may
 /// use savepoints but must not begin, commit or roll back a transaction itself.
@@ -146,7 +147,7 @@ public struct Migrator: Sendable {
   }
 
   /// The names of the registered migrations not applied yet, in the order
-  /// ``migrate(_:upTo:)`` would apply them. Writes nothing.
+  /// ``migrate(_:upTo:)-(Connection,_)`` would apply them. Writes nothing.
   /// - Throws: ``MigratorError/duplicateName(_:)``,
   ///   ``MigratorError/unknownAppliedMigrations(_:)`` (the database is ahead of this app),
   ///   `SQLiteError` if reading fails.
@@ -155,7 +156,7 @@ public struct Migrator: Sendable {
   }
 
   /// Whether some registered migration is not applied yet. Writes nothing.
-  /// - Throws: as ``pendingMigrations(_:)``.
+  /// - Throws: as ``pendingMigrations(_:)-(Connection)``.
   public func hasPendingMigrations(_ db: Connection) throws -> Bool {
     try !pending(db, upTo: nil).isEmpty
   }

@@ -219,9 +219,12 @@ extension Connection {
 
   /// Every model in the table.
   /// - Parameters:
+  ///   - model: the model type.
   ///   - orderBy: an SQL ordering such as `"name, age DESC"` (SQL you write), or `nil`.
   ///   - limit: at most this many.
   ///   - offset: skip this many first (with `limit`).
+  ///   - target: selects the per-target table ``Model/tableName(target:)``, or `nil` for
+  ///     ``Model/tableName``.
   /// - Throws: `SQLiteError`; `DecodingError` naming the column.
   public func findAll<M: Model>(
     _ model: M.Type, orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil,

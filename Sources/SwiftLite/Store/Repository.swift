@@ -1,4 +1,4 @@
-/// A thread-safe DAO for one model, over a ``DatabaseQueue``: the hand-written
+/// A thread-safe DAO for one model, over a ``DatabaseQueue``: the usual hand-written
 /// `UserDAO` (`findById`, `findAll`, `create`, `modify`, `remove`), for free.
 ///
 /// ```swift
