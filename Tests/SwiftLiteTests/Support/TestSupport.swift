@@ -219,6 +219,17 @@ extension Connection {
   }
 }
 
+/// Asserts that a file is sound after a migration: `PRAGMA integrity_check` says ok, no row
+/// breaks a foreign key, and no half-built copy (`swiftlite_new_<table>`) is left behind.
+func assertIntact(_ db: Connection, file: StaticString = #filePath, line: UInt = #line) throws {
+  XCTAssertEqual(
+    try db.scalar(String.self, "PRAGMA integrity_check"), "ok", file: file, line: line)
+  XCTAssertEqual(try db.query("PRAGMA foreign_key_check").count, 0, file: file, line: line)
+  XCTAssertFalse(
+    try SchemaInspector(db).tableNames().contains { $0.hasPrefix("swiftlite_new_") },
+    "no half-built table is left", file: file, line: line)
+}
+
 /// A snapshot of a database file taken through a connection of its own.
 func snapshot(ofFile path: String) throws -> [String] {
   try Connection(path: path).snapshot()
