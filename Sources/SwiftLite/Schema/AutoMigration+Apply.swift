@@ -12,7 +12,7 @@ extension AutoMigration {
   /// connection wrote in between can be lost.
   /// - Throws: ``MigrationError`` for a refused or failed step; `SQLiteError` for other
   ///   failures. Nothing is changed when it throws.
-  public static func apply(_ plan: MigrationPlan, in db: Connection) throws {
+  static func apply(_ plan: MigrationPlan, in db: Connection) throws {
     guard !plan.isEmpty else { return }
     _ = try run(expecting: plan.strategy, table: plan.table, in: db) { _ in plan }
   }
@@ -23,7 +23,7 @@ extension AutoMigration {
   /// - Returns: the plan that was applied (empty when nothing was needed).
   /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`; nothing changes then.
   @discardableResult
-  public static func migrate<M: Model>(_ model: M.Type, table: String? = nil, in db: Connection)
+  static func migrate<M: Model>(_ model: M.Type, table: String? = nil, in db: Connection)
     throws -> MigrationPlan
   {
     try migrate(model, table: table, adopting: false, in: db)

@@ -28,7 +28,7 @@ public enum AutoMigration {
   /// Reads the database; changes nothing.
   /// - Throws: ``ModelError`` for a model that cannot be mapped, ``MigrationError`` when the
   ///   change would lose data, `SQLiteError` when reading the schema fails.
-  public static func plan<M: Model>(for model: M.Type, table: String? = nil, in db: Connection)
+  static func plan<M: Model>(for model: M.Type, table: String? = nil, in db: Connection)
     throws -> MigrationPlan
   {
     try plan(for: model, table: table, adopting: false, in: db)
@@ -103,7 +103,7 @@ public enum AutoMigration {
   ///   - lossy: columns whose unconvertible values may become NULL.
   ///   - db: the connection.
   /// - Throws: ``MigrationError`` when the change would lose data; `SQLiteError`.
-  public static func plan(
+  static func plan(
     to desired: TableSchema, renamed: [String: String] = [:], droppable: Set<String> = [],
     lossy: Set<String> = [], in db: Connection
   ) throws -> MigrationPlan {

@@ -1,28 +1,28 @@
 /// One column of a ``TableSchema``: as a model declares it, or as SQLite reports it.
 public struct ColumnDefinition: Sendable, Hashable {
   /// The column name.
-  public var name: String
+  public internal(set) var name: String
   /// The declared type, upper-cased: `INTEGER`, `REAL`, `TEXT`, `BLOB` (or whatever a
   /// hand-made table declared).
-  public var type: String
+  public internal(set) var type: String
   /// Whether the column is `NOT NULL`.
-  public var isNotNull: Bool
+  public internal(set) var isNotNull: Bool
   /// Whether the column has its own `UNIQUE` constraint.
-  public var isUnique: Bool
+  public internal(set) var isUnique: Bool
   /// The `DEFAULT` expression as SQL text, if any.
-  public var defaultSQL: String?
+  public internal(set) var defaultSQL: String?
   /// The `CHECK` expression, when declared by a model (SQLite does not report it back).
-  public var check: String?
+  public internal(set) var check: String?
   /// The `COLLATE` name, when declared by a model.
-  public var collation: String?
+  public internal(set) var collation: String?
   /// Whether values are stored as JSON text (nested Codable values).
-  public var isJSON: Bool
+  public internal(set) var isJSON: Bool
   /// The Swift type of the model property (`String`, `[String]`, `Mood`), when the column
   /// comes from a model; SQLite knows nothing of it.
-  public var swiftType: String?
+  public internal(set) var swiftType: String?
 
   /// A column definition.
-  public init(
+  init(
     name: String, type: String, isNotNull: Bool = false, isUnique: Bool = false,
     defaultSQL: String? = nil, check: String? = nil, collation: String? = nil,
     isJSON: Bool = false, swiftType: String? = nil

@@ -99,7 +99,7 @@ public struct Migrator: Sendable {
 
   #if compiler(>=6.2)
     /// Registers a migration that creates the tables of `models`, or migrates them to match
-    /// the models (as ``AutoMigration/migrate(_:table:in:)`` does), in the order given.
+    /// the models (as ``Connection/migrate(_:target:)`` does), in the order given.
     ///
     /// ```swift
     /// migrator.registerModels("v2", Person.self, Pet.self)
@@ -120,7 +120,7 @@ public struct Migrator: Sendable {
     }
   #else
     /// Registers a migration that creates the tables of `models`, or migrates them to match
-    /// the models (as ``AutoMigration/migrate(_:table:in:)`` does), in the order given.
+    /// the models (as ``Connection/migrate(_:target:)`` does), in the order given.
     /// - Parameters:
     ///   - name: as for ``register(_:foreignKeyChecks:_:)``.
     ///   - models: the model types, whose tables are created or migrated in this order.

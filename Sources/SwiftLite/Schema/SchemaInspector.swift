@@ -5,7 +5,7 @@
 /// Works on any `Connection`, so inside a ``DatabaseQueue`` closure too.
 public struct SchemaInspector {
   /// The connection read from.
-  public let db: Connection
+  let db: Connection
 
   /// An inspector over a connection.
   public init(_ db: Connection) { self.db = db }

@@ -6,31 +6,31 @@ import Synchronization
 /// it from a database with SQLite's pragmas. ``AutoMigration`` compares the two.
 public struct TableSchema: Sendable, Hashable {
   /// The table name.
-  public var name: String
+  public internal(set) var name: String
   /// The columns, in order.
-  public var columns: [ColumnDefinition]
+  public internal(set) var columns: [ColumnDefinition]
   /// The primary key's columns, in key order.
-  public var primaryKey: [String]
+  public internal(set) var primaryKey: [String]
   /// Whether a single INTEGER primary key is declared `AUTOINCREMENT`.
-  public var autoIncrement: Bool
+  public internal(set) var autoIncrement: Bool
   /// The indexes SwiftLite manages (not those behind UNIQUE or PRIMARY KEY constraints).
-  public var indexes: [IndexDefinition]
+  public internal(set) var indexes: [IndexDefinition]
   /// The foreign keys.
-  public var foreignKeys: [ForeignKey]
+  public internal(set) var foreignKeys: [ForeignKey]
   /// Whether the table is `STRICT`.
-  public var isStrict: Bool
+  public internal(set) var isStrict: Bool
 
   /// An index as it is (or should be) in the database.
   public struct IndexDefinition: Sendable, Hashable {
     /// The index name.
-    public var name: String
+    public internal(set) var name: String
     /// The indexed columns, in order.
-    public var columns: [String]
+    public internal(set) var columns: [String]
     /// Whether it is a unique index.
-    public var isUnique: Bool
+    public internal(set) var isUnique: Bool
 
     /// An index definition.
-    public init(name: String, columns: [String], isUnique: Bool) {
+    init(name: String, columns: [String], isUnique: Bool) {
       self.name = name
       self.columns = columns
       self.isUnique = isUnique
@@ -38,7 +38,7 @@ public struct TableSchema: Sendable, Hashable {
   }
 
   /// A schema made of its parts.
-  public init(
+  init(
     name: String, columns: [ColumnDefinition], primaryKey: [String], autoIncrement: Bool = false,
     indexes: [IndexDefinition] = [], foreignKeys: [ForeignKey] = [], isStrict: Bool = false
   ) {
@@ -85,7 +85,7 @@ public struct TableSchema: Sendable, Hashable {
   // MARK: SQL
 
   /// `CREATE TABLE "name" (...)`, with a different table name when given.
-  public func createTableSQL(as tableName: String? = nil) -> String {
+  func createTableSQL(as tableName: String? = nil) -> String {
     let rowIDAlias = hasRowIDAlias
     var parts = columns.map(columnSQL)
     if !rowIDAlias {
@@ -122,7 +122,7 @@ public struct TableSchema: Sendable, Hashable {
   }
 
   /// `CREATE [UNIQUE] INDEX` for one of ``indexes``.
-  public func createIndexSQL(_ index: IndexDefinition) -> String {
+  func createIndexSQL(_ index: IndexDefinition) -> String {
     "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX " + SQLIdentifier.quote(index.name)
       + " ON " + SQLIdentifier.quote(name) + " ("
       + index.columns.map(SQLIdentifier.quote).joined(separator: ", ") + ")"

@@ -1,6 +1,7 @@
 import Foundation
-import SwiftLite
 import XCTest
+
+@testable import SwiftLite
 
 // Planning: what a plan says and when there is none, a read that never migrates, and a chain of
 // five versions applied in order.

@@ -1,6 +1,7 @@
 import Foundation
-import SwiftLite
 import XCTest
+
+@testable import SwiftLite
 
 #if canImport(Glibc)
   import Glibc
