@@ -28,13 +28,6 @@ public struct TableSchema: Sendable, Hashable {
     public internal(set) var columns: [String]
     /// Whether it is a unique index.
     public internal(set) var isUnique: Bool
-
-    /// An index definition.
-    init(name: String, columns: [String], isUnique: Bool) {
-      self.name = name
-      self.columns = columns
-      self.isUnique = isUnique
-    }
   }
 
   /// A schema made of its parts.
