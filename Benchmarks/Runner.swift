@@ -108,6 +108,9 @@ struct Runner {
           seconds[isSwiftLite] = .nan
           continue
         }
+        // Each side starts from a cold heap: memory the other side freed is handed back
+        // to the system first, so neither reuses the other's pages.
+        releaseFreeMemory()
         let trial = Trial(fixtures: fixtures)
         checksums[isSwiftLite] = try side(trial)
         guard let elapsed = trial.seconds else {
@@ -132,6 +135,22 @@ struct Runner {
       workload: workload, swiftLiteSeconds: median(swiftLiteTimes), rawSeconds: median(rawTimes))
   }
 }
+
+/// Returns the heap's free pages to the system (`malloc_trim(0)` on Linux), so that a
+/// trial's allocations fault in fresh pages as they would in a process of its own.
+func releaseFreeMemory() {
+  #if canImport(Glibc)
+    _ = mallocTrim?(0)
+  #endif
+}
+
+#if canImport(Glibc)
+  /// glibc's `malloc_trim`, looked up at run time (its header is not part of the Glibc module).
+  private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+  }()
+#endif
 
 func median(_ values: [Double]) -> Double {
   let sorted = values.sorted()
