@@ -26,7 +26,9 @@ struct Order: Equatable {
 
   /// A sum over every field, so that two sides agree only when they read the same values.
   var checksum: Int64 {
-    func count(_ text: String?, _ none: Int64) -> Int64 { text.map { Int64($0.utf8.count) } ?? none }
+    func count(_ text: String?, _ none: Int64) -> Int64 {
+      text.map { Int64($0.utf8.count) } ?? none
+    }
     func cents(_ number: Double?, _ none: Int64) -> Int64 { number.map { Int64($0 * 100) } ?? none }
     return id &+ customerID &* 3 &+ count(status, 0) &+ cents(total, 0) &+ cents(discount, 7)
       &+ count(createdAt, 0) &+ count(shippedAt, 3) &+ count(note, 5) &+ quantity
@@ -52,8 +54,12 @@ struct CodableOrder: Model {
   var region: String
 
   enum CodingKeys: String, CodingKey {
-    case id, customerID = "customer_id", status, total, discount, createdAt = "created_at"
-    case shippedAt = "shipped_at", note, quantity, weight, sku, priority, email, region
+    case id
+    case customerID = "customer_id"
+    case status, total, discount
+    case createdAt = "created_at"
+    case shippedAt = "shipped_at"
+    case note, quantity, weight, sku, priority, email, region
   }
   static let tableName = "orders"
   static let primaryKey = ["id"]
@@ -85,8 +91,12 @@ struct MappedOrder: Model, RowMapped {
   var region: String
 
   enum CodingKeys: String, CodingKey {
-    case id, customerID = "customer_id", status, total, discount, createdAt = "created_at"
-    case shippedAt = "shipped_at", note, quantity, weight, sku, priority, email, region
+    case id
+    case customerID = "customer_id"
+    case status, total, discount
+    case createdAt = "created_at"
+    case shippedAt = "shipped_at"
+    case note, quantity, weight, sku, priority, email, region
   }
   static let tableName = "orders"
   static let primaryKey = ["id"]
@@ -263,7 +273,8 @@ extension Fixtures {
     }
     for row in 0..<rows {
       let n = Int64(row + 1)
-      let day = String(format: "2023-%02d-%02d %02d:%02d:%02d", row % 12 + 1, row % 28 + 1,
+      let day = String(
+        format: "2023-%02d-%02d %02d:%02d:%02d", row % 12 + 1, row % 28 + 1,
         row % 24, row % 60, (row * 7) % 60)
       db.check(sqlite3_bind_int64(insert, 1, n))
       db.check(sqlite3_bind_int64(insert, 2, n % 997 + 1))

@@ -377,6 +377,58 @@ public final class Statement {
     return sqlite3_value_int64(value)
   }
 
+  /// The column's text when it is in range, stored as TEXT and valid UTF-8; `.some(nil)`
+  /// for NULL when `allowingNull`; `nil` otherwise (the general path then reports it).
+  /// Static, on the raw handle, as ``columnInt64(_:columnCount:at:)``.
+  static func columnText(
+    _ handle: OpaquePointer, columnCount: Int, at index: Int, allowingNull: Bool
+  ) -> String?? {
+    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    else { return nil }
+    switch sqlite3_value_type(value) {
+    case SQLITE_TEXT:
+      guard let text = sqlite3_value_text(value) else { return .some("") }
+      let count = Int(sqlite3_value_bytes(value))
+      guard
+        let string = String(
+          validating: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+      else { return nil }
+      return .some(string)
+    case SQLITE_NULL:
+      return allowingNull ? .some(nil) : nil
+    default:
+      return nil
+    }
+  }
+
+  /// The column's value when it is in range and stored as REAL; `.some(nil)` for NULL when
+  /// `allowingNull`; `nil` otherwise (INTEGER included: the general path converts it).
+  static func columnDouble(
+    _ handle: OpaquePointer, columnCount: Int, at index: Int, allowingNull: Bool
+  ) -> Double?? {
+    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    else { return nil }
+    switch sqlite3_value_type(value) {
+    case SQLITE_FLOAT: return .some(sqlite3_value_double(value))
+    case SQLITE_NULL: return allowingNull ? .some(nil) : nil
+    default: return nil
+    }
+  }
+
+  /// The column's value when it is in range and stored as INTEGER, or `.some(nil)` for
+  /// NULL; `nil` otherwise.
+  static func columnOptionalInt64(_ handle: OpaquePointer, columnCount: Int, at index: Int)
+    -> Int64??
+  {
+    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    else { return nil }
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: return .some(sqlite3_value_int64(value))
+    case SQLITE_NULL: return .some(nil)
+    default: return nil
+    }
+  }
+
   /// The current row's column when it is stored as INTEGER (and the index is in range),
   /// else `nil`: the caller then takes the general path, which reports the problem.
   func integerColumn(at index: Int) -> Int64? {

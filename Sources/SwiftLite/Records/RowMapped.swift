@@ -49,6 +49,22 @@ public protocol RowMapped: Model {
   /// Writes every stored property's value at its position in ``mappedColumns``.
   /// - Throws: what ``MappedRowWriter/set(_:at:)`` throws.
   func write(to row: MappedRowWriter) throws
+
+  /// Reads every row of a result as a model. The default calls ``init(row:)`` for each row
+  /// and is compiled for the conforming type (so the array is filled without generic
+  /// indirection): there is no need to write it.
+  /// - Throws: what ``init(row:)`` throws, or `SQLiteError` when a step fails.
+  static func models(from rows: MappedRows) throws -> [Self]
+}
+
+extension RowMapped {
+  /// Reads the rows one by one with ``init(row:)``.
+  /// - Throws: what ``init(row:)`` throws, or `SQLiteError` when a step fails.
+  @inlinable public static func models(from rows: MappedRows) throws -> [Self] {
+    var models: [Self] = []
+    while let row = try rows.next() { models.append(try Self(row: row)) }
+    return models
+  }
 }
 
 // The bridges from code generic over any `Model` to the mapping of a `RowMapped` one: the
@@ -68,9 +84,7 @@ extension RowMapped {
     -> [M]
   {
     assert(M.self == Self.self, "a RowMapped bridge called with another type")
-    let row = MappedRow(row: statement.row, columns: columns)
-    var models: [Self] = []
-    while try statement.step() { models.append(try Self(row: row)) }
+    let models = try models(from: MappedRows(statement: statement, columns: columns))
     return unsafeBitCast(models, to: [M].self)
   }
 
