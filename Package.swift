@@ -10,6 +10,7 @@ let package = Package(
     .executable(name: "PersonStore", targets: ["PersonStore"]),
     .executable(name: "ExistingDatabase", targets: ["ExistingDatabase"]),
     .executable(name: "SwiftLiteBenchmarks", targets: ["SwiftLiteBenchmarks"]),
+    .executable(name: "swiftlite-gen", targets: ["swiftlite-gen"]),
   ],
   targets: [
     // The system SQLite library. Only Sources/SwiftLite/Core imports it.
@@ -64,6 +65,12 @@ let package = Package(
       path: "Benchmarks"
     ),
 
+    // swiftlite-gen: Swift models written from an existing database's schema.
+    .target(
+      name: "SwiftLiteCodeGen", dependencies: ["SwiftLite"], path: "Sources/SwiftLiteCodeGen"),
+    .executableTarget(
+      name: "swiftlite-gen", dependencies: ["SwiftLiteCodeGen"], path: "Sources/swiftlite-gen"),
+
     .testTarget(name: "SwiftLiteTests", dependencies: ["SwiftLite"], path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SamplesTests",
@@ -73,6 +80,10 @@ let package = Package(
       ],
       path: "Tests/SamplesTests"
     ),
+    // The generator's golden output, compiled: models generated from Fixtures/shop.sql.
+    .testTarget(
+      name: "CodeGenTests", dependencies: ["SwiftLite", "SwiftLiteCodeGen"],
+      path: "Tests/CodeGenTests", exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

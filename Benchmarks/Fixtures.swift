@@ -17,6 +17,7 @@ final class Fixtures {
   let hotLookupIDs: [Int64]
   private var fileCounter = 0
   private var populated: String?
+  private var mixed: String?
 
   /// The one table of the core workloads: ten INTEGER columns, `id` the primary key.
   static let columnCount = 10
@@ -89,6 +90,16 @@ final class Fixtures {
     sqlite3_finalize(insert)
     db.execute("COMMIT")
     populated = path
+    return path
+  }
+
+  /// A database file with the 14-column `orders` table of the mixed workloads, holding
+  /// `rows` rows, built once with the raw C API.
+  func mixedDatabase(rows: Int) -> String {
+    if let mixed { return mixed }
+    let path = directory.appendingPathComponent("mixed.sqlite").path
+    Self.fillOrders(RawDatabase(path: path), rows: rows)
+    mixed = path
     return path
   }
 

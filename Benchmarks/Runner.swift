@@ -10,13 +10,15 @@ struct Options {
   var json = false
   var strict = false
   var list = false
+  /// Where to write the results as an SVG bar chart, if anywhere.
+  var svg: String?
   /// Run only one side, for a profiler (`perf record ... --side swiftlite`).
   var side: Side?
 
   enum Side: String { case swiftlite, raw }
 
   static let usage = """
-    usage: SwiftLiteBenchmarks [--rows N] [--runs N] [--warmup N] [--only a,b] [--json] [--strict] [--list]
+    usage: SwiftLiteBenchmarks [--rows N] [--runs N] [--warmup N] [--only a,b] [--json] [--strict] [--list] [--svg FILE]
 
       --rows N     rows per workload (default 100000)
       --runs N     timed runs per side; the median is reported (default 5)
@@ -25,6 +27,7 @@ struct Options {
       --json       print {"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}} only
       --strict     exit with status 2 when a workload misses its target ratio
       --list       list the workloads and exit
+      --svg FILE   also write the ratios as an SVG bar chart to FILE
       --side S     run only one side, "swiftlite" or "raw" (for a profiler; no ratio)
 
     Build and run in release mode:
@@ -51,6 +54,9 @@ struct Options {
       case "--json": options.json = true
       case "--strict": options.strict = true
       case "--list": options.list = true
+      case "--svg":
+        guard let file = rest.popFirst() else { throw UsageError(message: "--svg needs a file") }
+        options.svg = file
       case "--side":
         guard let name = rest.popFirst(), let side = Side(rawValue: name) else {
           throw UsageError(message: "--side needs swiftlite or raw")
@@ -108,6 +114,9 @@ struct Runner {
           seconds[isSwiftLite] = .nan
           continue
         }
+        // Each side starts from a cold heap: memory the other side freed is handed back
+        // to the system first, so neither reuses the other's pages.
+        releaseFreeMemory()
         let trial = Trial(fixtures: fixtures)
         checksums[isSwiftLite] = try side(trial)
         guard let elapsed = trial.seconds else {
@@ -132,6 +141,22 @@ struct Runner {
       workload: workload, swiftLiteSeconds: median(swiftLiteTimes), rawSeconds: median(rawTimes))
   }
 }
+
+/// Returns the heap's free pages to the system (`malloc_trim(0)` on Linux), so that a
+/// trial's allocations fault in fresh pages as they would in a process of its own.
+func releaseFreeMemory() {
+  #if canImport(Glibc)
+    _ = mallocTrim?(0)
+  #endif
+}
+
+#if canImport(Glibc)
+  /// glibc's `malloc_trim`, looked up at run time (its header is not part of the Glibc module).
+  private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+  }()
+#endif
 
 func median(_ values: [Double]) -> Double {
   let sorted = values.sorted()

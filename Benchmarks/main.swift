@@ -6,6 +6,7 @@
 // median time of SwiftLite and of the C baseline and their ratio.
 
 import Foundation
+import SwiftLite
 
 func standardError(_ text: String) {
   FileHandle.standardError.write(Data((text + "\n").utf8))
@@ -56,4 +57,10 @@ do {
 fixtures.removeFiles()
 
 print(options.json ? json(results) : "\n" + table(results, options: options))
+if let file = options.svg {
+  let title =
+    "SwiftLite / raw C (lower is better; red: target), \(options.rows) rows, "
+    + "median of \(options.runs), SQLite \(Connection.sqliteVersion)"
+  try svgChart(results, title: title).write(toFile: file, atomically: true, encoding: .utf8)
+}
 if options.strict && results.contains(where: { $0.meetsTarget == false }) { exit(2) }

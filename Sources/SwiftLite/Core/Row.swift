@@ -193,6 +193,55 @@ public struct Row {
     }
   }
 
+  /// The text at `index` when it is in range, stored as TEXT and valid UTF-8 (`.some(nil)`
+  /// for NULL when `allowingNull`), read without building an `SQLiteValue`; `nil` otherwise.
+  @usableFromInline func text(at index: Int, allowingNull: Bool) -> String?? {
+    if let (handle, columnCount) = storage.cursor {
+      return Statement.columnText(
+        handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
+    }
+    guard case .buffer(let buffer, let base) = storage,
+      index >= 0 && index < buffer.layout.names.count
+    else { return nil }
+    switch buffer.values[base + index] {
+    case .text(let text): return .some(text)
+    case .null: return allowingNull ? .some(nil) : nil
+    default: return nil
+    }
+  }
+
+  /// The REAL value at `index` (`.some(nil)` for NULL when `allowingNull`), read without
+  /// building an `SQLiteValue`; `nil` for anything else, which the general path handles.
+  @usableFromInline func real(at index: Int, allowingNull: Bool) -> Double?? {
+    if let (handle, columnCount) = storage.cursor {
+      return Statement.columnDouble(
+        handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
+    }
+    guard case .buffer(let buffer, let base) = storage,
+      index >= 0 && index < buffer.layout.names.count
+    else { return nil }
+    switch buffer.values[base + index] {
+    case .real(let number): return .some(number)
+    case .null: return allowingNull ? .some(nil) : nil
+    default: return nil
+    }
+  }
+
+  /// The INTEGER value at `index`, or `.some(nil)` for NULL; `nil` for anything else.
+  @usableFromInline func optionalInteger(at index: Int) -> Int64?? {
+    if let (handle, columnCount) = storage.cursor {
+      return Statement.columnOptionalInt64(handle, columnCount: columnCount, at: index)
+    }
+    guard case .buffer(let buffer, let base) = storage,
+      index >= 0 && index < buffer.layout.names.count
+    else { return nil }
+    switch buffer.values[base + index] {
+    case .integer(let number): return .some(number)
+    case .null: return .some(nil)
+    default: return nil
+    }
+  }
+
   /// The value at a position as a Swift type.
   /// - Throws: `DecodingError.keyNotFound` for a position outside the row,
   ///   `DecodingError.valueNotFound` for NULL read as a non-optional type,
@@ -206,6 +255,23 @@ public struct Row {
     }
     if T.self == Int.self, let number = integer(at: index), let exact = Int(exactly: number) {
       return unsafeBitCast(exact, to: T.self)
+    }
+    // The same for the other common types, NULL included for their optionals; specialized,
+    // all but one of these checks fold away.
+    if T.self == String.self, case .some(.some(let text)) = text(at: index, allowingNull: false) {
+      return unsafeBitCast(text, to: T.self)
+    }
+    if T.self == String?.self, case .some(let text) = text(at: index, allowingNull: true) {
+      return unsafeBitCast(text, to: T.self)
+    }
+    if T.self == Double.self, case .some(.some(let number)) = real(at: index, allowingNull: false) {
+      return unsafeBitCast(number, to: T.self)
+    }
+    if T.self == Double?.self, case .some(let number) = real(at: index, allowingNull: true) {
+      return unsafeBitCast(number, to: T.self)
+    }
+    if T.self == Int64?.self, case .some(let number) = optionalInteger(at: index) {
+      return unsafeBitCast(number, to: T.self)
     }
     guard index >= 0 && index < count else {
       throw DecodingError.keyNotFound(

@@ -70,9 +70,18 @@ public enum AutoMigration {
       + " FROM " + SQLIdentifier.quote(desired.name)
     return MigrationPlan.RowValidator { db in
       let decoder = RowDecoder(ignoredProperties: M.ignoredProperties)
+      // A model with its own mapping is checked through it: that is how it will read.
+      let mapped = M.self as? any RowMapped.Type
+      var columns: ColumnMap?
       try db.forEachRow(sql) { row in
         do {
-          _ = try decoder.decode(M.self, from: row)
+          if let mapped {
+            let map = columns ?? ColumnMap(reading: mapped.mappedColumns, from: row.layout)
+            columns = map
+            try mapped.check(row, columns: map)
+          } else {
+            _ = try decoder.decode(M.self, from: row)
+          }
         } catch let error as DecodingError {
           let column = Self.column(of: error) ?? "?"
           throw MigrationError.valuesDoNotDecode(

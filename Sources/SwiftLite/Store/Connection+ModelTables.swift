@@ -31,6 +31,8 @@ extension Connection {
       return unsafeDowncast(table, to: ModelTable.self)
     }
     let desired = try TableSchema(model, table: name)
+    // A model's own mapping is checked before anything is created.
+    let slots = try ModelTable.mappedSlots(model, properties: desired.columns.map(\.name))
     let mapping: TableMapping
     switch try ownership(of: name, policy: M.schemaPolicy) {
     case .missing:
@@ -69,7 +71,7 @@ extension Connection {
       mapping = try TableMapping(
         model: String(describing: model), desired: desired, declaredKey: M.primaryKey, in: self)
     }
-    let table = ModelTable(mapping: mapping, ignored: M.ignoredProperties)
+    let table = ModelTable(model, mapping: mapping, slots: slots)
     attachments[key] = table
     return table
   }

@@ -113,7 +113,7 @@ extension Connection {
   ///   `SQLiteError` for a violated constraint.
   public func update<M: Model>(_ model: M, target: String? = nil) throws {
     let table = try writableModelTable(M.self, target: target)
-    try table.encoder.encode(model)
+    try table.encode(model)
     guard let sql = table.updateSQL else {
       // Every column is part of the key: there is nothing to update, only to find.
       let key = table.encodedKey
@@ -142,7 +142,7 @@ extension Connection {
   @discardableResult
   public func delete<M: Model>(_ model: M, target: String? = nil) throws -> Bool {
     guard let table = try modelTable(M.self, target: target, for: .delete) else { return false }
-    try table.encoder.encode(model)
+    try table.encode(model)
     return try delete(M.self, key: table.encodedKey, target: target)
   }
 
@@ -203,7 +203,15 @@ extension Connection {
   )
     throws -> M?
   {
-    try find(model, key: [try id.sqliteValue()], target: target)
+    guard let table = try modelTable(model, target: target, for: .read) else { return nil }
+    guard table.keyPositions.count == 1 else {
+      // The general path reports the wrong number of key values.
+      return try find(model, key: [try id.sqliteValue()], target: target)
+    }
+    // One value bound straight to the cached lookup: no arrays, no SQL built per call.
+    return try withCachedStatement(
+      table.findSQL, bind: { statement in try statement.bind(values: id) },
+      { statement in try first(model, table, statement) })
   }
 
   /// The model with this primary key (one value per key column), or `nil`.
@@ -212,9 +220,21 @@ extension Connection {
     -> M?
   {
     guard let table = try modelTable(model, target: target, for: .read) else { return nil }
-    return try fetch(
-      model, table, table.selectSQL + " WHERE " + table.keyCondition, StatementArguments(key)
-    ).first
+    return try withCachedStatement(table.findSQL, StatementArguments(key)) { statement in
+      try first(model, table, statement)
+    }
+  }
+
+  /// The first row of a bound statement of the model's table as a model, or `nil`.
+  private func first<M: Model>(_ model: M.Type, _ table: ModelTable, _ statement: Statement)
+    throws -> M?
+  {
+    if let mapped = table.mapped {
+      return try mapped.readFirst(statement, columns: table.readColumns(of: statement), as: M.self)
+    }
+    guard try statement.step() else { return nil }
+    return try RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
+      .decode(M.self, from: statement.row)
   }
 
   /// Every model in the table.
@@ -304,6 +324,9 @@ extension Connection {
       }
     }
     return try withCachedStatement(sql, arguments) { statement in
+      if let mapped = table.mapped {
+        return try mapped.readAll(statement, columns: table.readColumns(of: statement), as: M.self)
+      }
       let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
       let row = statement.row
       var models: [M] = []

@@ -9,18 +9,81 @@ final class ModelTable {
   let otherPositions: [Int]
   let encoder: RowEncoder
   let ignored: Set<String>
+  /// The model's own mapping, when it has one (``RowMapped``): used instead of `Codable`.
+  let mapped: (any RowMapped.Type)?
+  /// For a mapped model: position in its `mappedColumns` -> property index (a slot of
+  /// ``values``), and -> parameter of the insert and upsert statements (property index + 1).
+  private let slots: ColumnMap?
+  let parameters: ColumnMap?
+  /// The values a mapped model was last encoded into (see ``encode(_:)``).
+  private let valueList: ValueList
+  /// The last read map and the statement layout it was computed for.
+  private var readLayout: ColumnLayout?
+  private var readMap: ColumnMap?
 
   let selectSQL: String
   let insertSQL: String
   let upsertSQL: String
   let updateSQL: String?
+  /// `selectSQL` with `keyCondition`: a lookup by primary key.
+  let findSQL: String
   let keyCondition: String
   let quotedName: String
 
-  init(mapping: TableMapping, ignored: Set<String>) {
+  /// The table of `model`, mapped by `mapping`; `slots` from ``mappedSlots(_:properties:)``.
+  convenience init<M: Model>(_ model: M.Type, mapping: TableMapping, slots: ColumnMap?) {
+    self.init(
+      mapping: mapping, ignored: M.ignoredProperties, mapped: M.self as? any RowMapped.Type,
+      slots: slots)
+  }
+
+  /// For a ``RowMapped`` model, where each position of its `mappedColumns` is among
+  /// `properties` (its stored properties, in column order); `nil` for other models.
+  /// - Throws: ``ModelError/invalidDeclaration(model:reason:)`` when `mappedColumns` does
+  ///   not list each stored property exactly once.
+  static func mappedSlots<M: Model>(_ model: M.Type, properties: [String]) throws -> ColumnMap? {
+    guard let mapped = M.self as? any RowMapped.Type else { return nil }
+    let declared = mapped.mappedColumns
+    var slots: [Int] = []
+    var problems: [String] = []
+    var seen = Set<Int>()
+    for name in declared {
+      guard
+        let index = properties.firstIndex(of: name)
+          ?? properties.firstIndex(where: { $0.asciiCaseFolded == name.asciiCaseFolded })
+      else {
+        problems.append("'\(name)' is not a stored property")
+        slots.append(-1)
+        continue
+      }
+      if !seen.insert(index).inserted { problems.append("'\(name)' is listed twice") }
+      slots.append(index)
+    }
+    let unlisted = properties.indices.filter { !seen.contains($0) }.map { properties[$0] }
+    if !unlisted.isEmpty {
+      problems.append("stored properties missing: " + unlisted.joined(separator: ", "))
+    }
+    guard problems.isEmpty else {
+      throw ModelError.invalidDeclaration(
+        model: String(describing: model),
+        reason: "mappedColumns must list each stored property once: "
+          + problems.joined(separator: "; "))
+    }
+    return ColumnMap(indexes: ContiguousArray(slots), names: declared, available: properties)
+  }
+
+  private init(
+    mapping: TableMapping, ignored: Set<String>, mapped: (any RowMapped.Type)?, slots: ColumnMap?
+  ) {
     self.mapping = mapping
     self.ignored = ignored
+    self.mapped = mapped
+    self.slots = slots
+    self.parameters = slots.map {
+      ColumnMap(indexes: ContiguousArray($0.indexes.map { $0 + 1 }), names: $0.names, available: [])
+    }
     let names = mapping.properties
+    valueList = ValueList(count: names.count)
     let quoted = mapping.columns.map(SQLIdentifier.quote)
     let keySet = Set(mapping.keyProperties)
     keyPositions = mapping.keyProperties.compactMap { names.firstIndex(of: $0) }
@@ -50,6 +113,7 @@ final class ModelTable {
       + (assignments.isEmpty
         ? "DO NOTHING" : "DO UPDATE SET " + assignments.joined(separator: ", "))
     keyCondition = keyPositions.map { quoted[$0] + " = ?" }.joined(separator: " AND ")
+    findSQL = selectSQL + " WHERE " + keyCondition
     updateSQL =
       otherPositions.isEmpty
       ? nil
@@ -66,14 +130,27 @@ final class ModelTable {
   final class Writer {
     let statement: Statement
     let encoder: RowEncoder
-    init(_ sql: String, columns: [String], db: Connection) throws {
-      statement = try db.prepare(sql)
-      encoder = RowEncoder(columns: columns, bindingTo: statement)
+    /// A mapped model's writer into `statement`, or `nil` to encode with `Codable`.
+    private let mapped: (any RowMapped.Type)?
+    private let writer: MappedRowWriter?
+
+    init(_ sql: String, table: ModelTable, db: Connection) throws {
+      let statement = try db.prepare(sql)
+      self.statement = statement
+      encoder = RowEncoder(columns: table.mapping.properties, bindingTo: statement)
+      mapped = table.mapped
+      writer = table.parameters.map { MappedRowWriter(statement: statement, parameters: $0) }
     }
 
     /// Encodes `model` into the statement's parameters and runs it.
-    func write(_ model: some Encodable) throws {
-      try encoder.encode(model)
+    func write<M: Encodable>(_ model: M) throws {
+      if let mapped, let writer {
+        // Parameters the model leaves unwritten bind NULL, as with `Codable`.
+        statement.clearBindings()
+        try mapped.write(model, to: writer)
+      } else {
+        try encoder.encode(model)
+      }
       try statement.execute()
     }
   }
@@ -88,7 +165,7 @@ final class ModelTable {
     if let reason = mapping.insertRefusal ?? mapping.upsertRefusal {
       throw ModelError.writeRefused(table: name, reason: reason)
     }
-    let writer = try Writer(upsertSQL, columns: mapping.properties, db: db)
+    let writer = try Writer(upsertSQL, table: self, db: db)
     upsert = writer
     return writer
   }
@@ -100,20 +177,49 @@ final class ModelTable {
     if let reason = mapping.insertRefusal {
       throw ModelError.writeRefused(table: name, reason: reason)
     }
-    let writer = try Writer(insertSQL, columns: mapping.properties, db: db)
+    let writer = try Writer(insertSQL, table: self, db: db)
     insert = writer
     return writer
   }
 
-  /// Binds the encoder's values at `positions` to parameters 1, 2, ...
+  /// Encodes `model` into ``values``, one per property, with its own mapping or `Codable`.
+  /// - Throws: `EncodingError` naming the column for a value SQLite cannot store.
+  func encode<M: Encodable>(_ model: M) throws {
+    if let mapped, let slots {
+      for index in valueList.storage.indices { valueList.storage[index] = .null }
+      try mapped.write(model, to: MappedRowWriter(values: valueList, slots: slots))
+    } else {
+      try encoder.encode(model)
+    }
+  }
+
+  /// The values of the model last given to ``encode(_:)``, one per property.
+  var values: ContiguousArray<SQLiteValue> { mapped == nil ? encoder.values : valueList.storage }
+
+  /// Binds the encoded values at `positions` to parameters 1, 2, ...
   func bind(_ positions: [Int], to statement: Statement, startingAt first: Int32 = 1) throws {
+    let values = self.values
     var parameter = first
     for position in positions {
-      try statement.bindValue(encoder.values[position], at: parameter)
+      try statement.bindValue(values[position], at: parameter)
       parameter += 1
     }
   }
 
   /// The primary key values of the last encoded model.
-  var encodedKey: [SQLiteValue] { keyPositions.map { encoder.values[$0] } }
+  var encodedKey: [SQLiteValue] {
+    let values = self.values
+    return keyPositions.map { values[$0] }
+  }
+
+  /// Where a mapped model's positions are among the columns of `statement`'s rows:
+  /// computed once per result layout, kept for the next statement with the same layout.
+  func readColumns(of statement: Statement) -> ColumnMap {
+    let layout = statement.layout
+    if let readMap, layout === readLayout { return readMap }
+    let map = ColumnMap(reading: mapped?.mappedColumns ?? [], from: layout)
+    readLayout = layout
+    readMap = map
+    return map
+  }
 }

@@ -51,14 +51,16 @@ extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible
   public static var storageClass: SQLiteValue.StorageClass { Wrapped.storageClass }
   /// NULL for `nil`, else the wrapped value's.
   /// - Throws: what the wrapped value's conversion throws.
-  public func sqliteValue() throws -> SQLiteValue {
+  @inlinable public func sqliteValue() throws -> SQLiteValue {
     switch self {
     case .none: return .null
     case .some(let wrapped): return try wrapped.sqliteValue()
     }
   }
   /// `nil` for NULL, else the wrapped type read from the value (failing when it fails).
-  public init?(sqliteValue: SQLiteValue) {
+  /// Inlinable, so that a read of `String?` is specialized for `String` where it is called
+  /// rather than looking up the wrapped type's conformance on every call.
+  @inlinable public init?(sqliteValue: SQLiteValue) {
     if case .null = sqliteValue {
       self = .none
       return
@@ -73,9 +75,9 @@ extension RawRepresentable where Self: SQLiteValueConvertible, RawValue: SQLiteV
   public static var storageClass: SQLiteValue.StorageClass { RawValue.storageClass }
   /// The raw value, bound as its own type.
   /// - Throws: what the raw value's conversion throws.
-  public func sqliteValue() throws -> SQLiteValue { try rawValue.sqliteValue() }
+  @inlinable public func sqliteValue() throws -> SQLiteValue { try rawValue.sqliteValue() }
   /// The case whose raw value is stored; `nil` for an unknown raw value.
-  public init?(sqliteValue: SQLiteValue) {
+  @inlinable public init?(sqliteValue: SQLiteValue) {
     guard let raw = RawValue(sqliteValue: sqliteValue) else { return nil }
     self.init(rawValue: raw)
   }

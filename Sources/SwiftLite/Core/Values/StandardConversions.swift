@@ -52,9 +52,9 @@ extension Bool: SQLiteValueConvertible {
   /// INTEGER (0 or 1).
   public static var storageClass: SQLiteValue.StorageClass { .integer }
   /// `.integer(1)` or `.integer(0)`.
-  public func sqliteValue() -> SQLiteValue { .integer(self ? 1 : 0) }
+  @inlinable public func sqliteValue() -> SQLiteValue { .integer(self ? 1 : 0) }
   /// From INTEGER 0 or 1 only.
-  public init?(sqliteValue: SQLiteValue) {
+  @inlinable public init?(sqliteValue: SQLiteValue) {
     switch sqliteValue {
     case .integer(0): self = false
     case .integer(1): self = true
@@ -136,7 +136,7 @@ extension Data: SQLiteValueConvertible {
   /// BLOB.
   public static var storageClass: SQLiteValue.StorageClass { .blob }
   /// `.blob(self)`; an empty `Data` is an empty blob, not NULL.
-  public func sqliteValue() -> SQLiteValue { .blob(self) }
+  @inlinable public func sqliteValue() -> SQLiteValue { .blob(self) }
   /// From BLOB, and from TEXT as its exact UTF-8 bytes: the one conversion between storage
   /// classes, so that text which is not valid UTF-8 (and cannot be read as a `String`)
   /// can still be read, byte for byte. Written back, the bytes are a BLOB.
