@@ -32,23 +32,23 @@ public final class Connection {
   private let interruptible = Mutex(true)
   private var savepointCounter = 0
   private var traceHandler: ((String) -> Void)?
+  /// Set when a ``DatabaseQueue`` or ``DatabasePool`` owns this connection: SQL then runs
+  /// only on the thread the owner lent it to (see ``ConnectionOwner``).
+  var owner: ConnectionOwner?
+  /// Hides SwiftLite's own housekeeping statements from ``trace``.
+  private var isTraceSuppressed = false
   /// Per-connection state of the layers above Core (the model tables already checked
-  /// against their model, with their SQL), keyed by type and name.
-  var attachments: [AttachmentKey: AnyObject] = [:] {
-    didSet { lastAttachment = nil }
-  }
-  /// The attachment found last, so a loop over one model skips hashing its table name.
-  @exclusivity(unchecked) var lastAttachment: (key: AttachmentKey, value: AnyObject)?
+  /// against their model, with their SQL), bounded (see ``AttachmentCache``).
+  let attachments = AttachmentCache(capacity: Connection.attachmentCapacity)
+  /// How many model tables a connection keeps checked at most.
+  static let attachmentCapacity = 256
 
   /// Whether a model's first write may create its table or migrate a table SwiftLite
   /// created (see ``OpenOptions/automaticMigration``). Explicit calls such as
   /// `migrate(_:)` work either way.
   public var automaticMigration: Bool
 
-  struct AttachmentKey: Hashable {
-    let type: ObjectIdentifier
-    let name: String
-  }
+  typealias AttachmentKey = AttachmentCache.Key
 
   /// Opens (and by default creates) a database file.
   ///
@@ -132,6 +132,7 @@ public final class Connection {
   ///   still alive; the message lists their SQL and the connection stays open.
   public func close() throws {
     guard !isClosed else { return }
+    try owner?.check(nil)
     cache.removeAll()
     attachments.removeAll()
     interruptible.withLock { $0 = false }
@@ -155,6 +156,7 @@ public final class Connection {
 
   func ensureOpen(_ sql: String?) throws(SQLiteError) {
     if isClosed { throw SQLiteError.misuse("the connection is closed", sql: sql) }
+    if let owner { try owner.check(sql) }
   }
 
   // MARK: State
@@ -208,6 +210,32 @@ public final class Connection {
     }
   }
 
+  /// Runs `body` with ``interrupt()`` turned into a no-op, and clears an interrupt that
+  /// arrived before: the statements `body` runs (a rollback) cannot be cut short.
+  ///
+  /// SQLite clears a pending interrupt only when a statement starts stepping while no
+  /// other one runs, but the parser already fails on it: retrying a rollback's SQL while
+  /// interrupts keep coming could fail every time and leave the transaction open.
+  func withInterruptsHeld<T>(_ body: () throws -> T) rethrows -> T {
+    let wasOpen = interruptible.withLock { open in
+      defer { open = false }
+      return open
+    }
+    defer { if wasOpen { interruptible.withLock { $0 = !isClosed } } }
+    // Stepping a statement with no other running clears the flag. "SELECT(1)" holds no
+    // blank, where the parser itself would look at a pending interrupt.
+    if !isClosed {
+      isTraceSuppressed = true
+      defer { isTraceSuppressed = false }
+      var statement: OpaquePointer?
+      if sqlite3_prepare_v2(handle, "SELECT(1)", -1, &statement, nil) == SQLITE_OK {
+        sqlite3_step(statement)
+      }
+      sqlite3_finalize(statement)
+    }
+    return try body()
+  }
+
   /// The journal mode now in force.
   /// - Throws: `SQLiteError` if the pragma fails.
   public func journalMode() throws -> JournalMode {
@@ -258,7 +286,9 @@ public final class Connection {
     }
   }
 
-  fileprivate func traced(_ sql: String) { traceHandler?(sql) }
+  fileprivate func traced(_ sql: String) {
+    if !isTraceSuppressed { traceHandler?(sql) }
+  }
 
   func nextSavepointName() -> String {
     savepointCounter += 1

@@ -34,6 +34,9 @@ public final class Statement {
   /// Set while a cached statement is being stepped, so nested use of the same SQL gets a
   /// fresh statement instead of disturbing this one.
   var isInUse = false
+  /// The owner of the connection, for a statement made by ``Connection/prepare(_:)`` on a
+  /// connection a queue or pool owns: stepping it outside the owner's closures throws.
+  var owner: ConnectionOwner?
   private var cachedLayout: ColumnLayout?
 
   init(handle: OpaquePointer, sql: String) {
@@ -148,9 +151,12 @@ public final class Statement {
   /// Advances to the next row.
   /// - Returns: `true` when a row is available (read it with ``row``), `false` when done.
   /// - Throws: `SQLiteError` for any failure (constraint, busy, interrupt, ...). The
-  ///   statement must be ``reset()`` before it can run again.
+  ///   statement must be ``reset()`` before it can run again. `.misuse` when the statement's
+  ///   connection belongs to a ``DatabaseQueue`` or ``DatabasePool`` and this runs outside
+  ///   the closure that lent it.
   @discardableResult
   public func step() throws(SQLiteError) -> Bool {
+    if let owner { try owner.check(sql) }
     let code = sqlite3_step(handle)
     if code == SQLITE_ROW {
       // A re-prepare (after a schema change) may have changed the result columns.
@@ -160,7 +166,7 @@ public final class Statement {
       return true
     }
     if code == SQLITE_DONE { return false }
-    throw SQLiteError(code, sqlite3_db_handle(handle), sql: sql)
+    throw SQLiteError.stepFailed(code, handle, sql: sql)
   }
 
   /// Runs the statement to completion, ignoring rows it returns, then resets it.

@@ -77,20 +77,22 @@ extension Connection {
   /// rolled back on its own (after SQLITE_FULL, SQLITE_IOERR, ...), in which case the
   /// rollback's own "no transaction is active" error is expected and not the news.
   ///
-  /// An ``interrupt()`` racing with the failure can land on the rollback itself, which would
-  /// leave the transaction open for the next caller to write into and never commit. SQLite
-  /// clears an interrupt when the next statement starts, so the rollback is tried again.
-  private func rollbackQuietly(_ sql: String) {
-    for _ in 0..<3 {
-      guard isInTransaction else { return }
-      do {
-        try execute(sql)
-        return
-      } catch let error as SQLiteError where error.code == .interrupt {
-        continue
-      } catch {
-        // The first error is rethrown by the caller; a failed rollback is not the news.
-        return
+  /// An ``interrupt()`` racing with the failure could land on the rollback itself and leave
+  /// the transaction open for the next caller to write into and never commit: interrupts
+  /// are held off while it runs (see ``withInterruptsHeld(_:)``).
+  func rollbackQuietly(_ sql: String) {
+    withInterruptsHeld {
+      for _ in 0..<3 {
+        guard isInTransaction else { return }
+        do {
+          try execute(sql)
+          return
+        } catch let error as SQLiteError where error.code == .interrupt {
+          continue
+        } catch {
+          // The first error is rethrown by the caller; a failed rollback is not the news.
+          return
+        }
       }
     }
   }
