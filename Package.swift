@@ -64,6 +64,10 @@ let package = Package(
       path: "Benchmarks"
     ),
 
+    // A second process for the tests that write one file from two processes.
+    .executableTarget(
+      name: "SwiftLiteProcessHelper", dependencies: ["SwiftLite"], path: "Tests/ProcessHelper"),
+
     .testTarget(name: "SwiftLiteTests", dependencies: ["SwiftLite"], path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SamplesTests",

@@ -30,29 +30,35 @@ public protocol DatabaseAccess: AnyObject, Sendable {
   /// caller until a connection is free.
   /// - Throws: what `body` throws; `SQLiteError` `.readOnly` for a write attempted in it;
   ///   `.misuse` once closed.
+  @discardableResult
   func read<T>(_ body: (Connection) throws -> T) throws -> T
 
   /// Runs `body` in one IMMEDIATE transaction (a savepoint when nested in another write):
   /// committed when it returns, rolled back when it throws.
   /// - Throws: what `body` throws, after the rollback; `SQLiteError` for BEGIN/COMMIT
   ///   failures, `.readOnly` when called from inside a read, `.misuse` once closed.
+  @discardableResult
   func write<T>(_ body: (Connection) throws -> T) throws -> T
 
   /// Runs `body` on the writing connection outside any transaction, for statements that
   /// cannot run in one (`VACUUM`, some pragmas) or for your own transaction handling.
   /// - Throws: what `body` throws; `.misuse` once closed.
+  @discardableResult
   func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T
 
   /// Like ``read(_:)``, suspending the task instead of blocking it.
   /// - Throws: as ``read(_:)``.
+  @discardableResult
   func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 
   /// Like ``write(_:)``, suspending the task instead of blocking it.
   /// - Throws: as ``write(_:)``.
+  @discardableResult
   func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 
   /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking it.
   /// - Throws: as ``writeWithoutTransaction(_:)``.
+  @discardableResult
   func writeWithoutTransaction<T: Sendable>(
     _ body: @escaping @Sendable (Connection) throws -> T
   ) async throws -> T
