@@ -7,7 +7,34 @@ import SwiftLite
 // (SwiftLite's stepped backup against one raw sqlite3_backup_step(-1)).
 
 extension Workloads {
-  static let access: [Workload] = [poolReadWhileWriting, backup]
+  static let access: [Workload] = [queueLookupHot, poolReadWhileWriting, backup]
+
+  /// `lookup_hot` through a DatabaseQueue: every statement runs on a connection the queue
+  /// owns, so each pays the check that the connection is used inside its closure. Compare
+  /// its ratio with `lookup_hot`'s.
+  static let queueLookupHot = Workload(
+    name: "queue_lookup_hot",
+    summary: "lookup_hot inside one DatabaseQueue.read (the owned-connection check per statement)",
+    target: nil,
+    swiftLite: { trial in
+      let queue = try DatabaseQueue(path: trial.fixtures.populatedDatabase())
+      let ids = trial.fixtures.hotLookupIDs
+      let sum = try trial.time {
+        try queue.read { db in
+          try db.execute("BEGIN")
+          var sum: Int64 = 0
+          for id in ids {
+            let row = try db.query(Fixtures.selectByIDSQL, [id])[0]
+            for column in 0..<10 { sum &+= try row.get(Int64.self, at: column) }
+          }
+          try db.execute("COMMIT")
+          return sum
+        }
+      }
+      try queue.close()
+      return sum
+    },
+    raw: { trial in rawLookup(trial, ids: trial.fixtures.hotLookupIDs, inTransaction: true) })
 
   /// Reads issued while a long write runs. The "SwiftLite" side is a DatabasePool, the
   /// "raw" side a DatabaseQueue: the ratio is pool time / queue time for the same reads,

@@ -180,16 +180,23 @@ final class SerializedDatabase: Sendable {
   }
 
   /// One deferred transaction: its first read fixes the snapshot for the whole closure.
+  /// BEGIN and COMMIT go through the statement cache: a read pays no parsing for them.
   private func snapshotRead<T>(_ body: (Connection) throws -> T) throws -> T {
-    try connection.transaction(.deferred) { db in
+    try connection.run("BEGIN DEFERRED TRANSACTION")
+    do {
       // Reading the schema version starts the read transaction now, and tells whether
       // the writer changed the schema since this reader last looked.
-      let version = try db.scalar(Int.self, "PRAGMA schema_version") ?? 0
+      let version = try connection.scalar(Int.self, "PRAGMA schema_version") ?? 0
       if version != schemaVersion {
-        db.attachments.removeAll()
+        connection.attachments.removeAll()
         schemaVersion = version
       }
-      return try body(db)
+      let result = try body(connection)
+      try connection.run("COMMIT TRANSACTION")
+      return result
+    } catch {
+      connection.rollbackQuietly("ROLLBACK TRANSACTION")
+      throw error
     }
   }
 
