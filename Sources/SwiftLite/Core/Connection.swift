@@ -37,6 +37,9 @@ public final class Connection {
   var owner: ConnectionOwner?
   /// Hides SwiftLite's own housekeeping statements from ``trace``.
   private var isTraceSuppressed = false
+  /// `SELECT(1)`, prepared once: stepping it clears a pending interrupt (see
+  /// ``withInterruptsHeld(_:)``). Finalized before the connection closes.
+  private var interruptClearer: OpaquePointer?
   /// Per-connection state of the layers above Core (the model tables already checked
   /// against their model, with their SQL), bounded (see ``AttachmentCache``).
   let attachments = AttachmentCache(capacity: Connection.attachmentCapacity)
@@ -118,6 +121,7 @@ public final class Connection {
 
   deinit {
     guard !isClosed else { return }
+    sqlite3_finalize(interruptClearer)
     cache.removeAll()
     // The trace context is this object: statements still held may run after it is gone.
     if traceHandler != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
@@ -134,6 +138,8 @@ public final class Connection {
     guard !isClosed else { return }
     try owner?.check(nil)
     cache.removeAll()
+    sqlite3_finalize(interruptClearer)
+    interruptClearer = nil
     attachments.removeAll()
     interruptible.withLock { $0 = false }
     let code = sqlite3_close(handle)
@@ -227,11 +233,14 @@ public final class Connection {
     if !isClosed {
       isTraceSuppressed = true
       defer { isTraceSuppressed = false }
-      var statement: OpaquePointer?
-      if sqlite3_prepare_v2(handle, "SELECT(1)", -1, &statement, nil) == SQLITE_OK {
-        sqlite3_step(statement)
+      if interruptClearer == nil {
+        sqlite3_prepare_v3(
+          handle, "SELECT(1)", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &interruptClearer, nil)
       }
-      sqlite3_finalize(statement)
+      if let interruptClearer {
+        sqlite3_step(interruptClearer)
+        sqlite3_reset(interruptClearer)
+      }
     }
     return try body()
   }
