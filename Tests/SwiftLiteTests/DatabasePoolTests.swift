@@ -195,6 +195,12 @@ final class DatabasePoolTests: SQLiteTestCase {
     try pool.checkpoint(.truncate)
     XCTAssertEqual(size(), 0)
     XCTAssertEqual(try pool.read { try Self.count($0) }, 500)
+    // Closed, the pool leaves one self-contained file.
+    try pool.write { db in try db.run("INSERT INTO event(n) VALUES (1)") }
+    try pool.close()
+    XCTAssertFalse(FileManager.default.fileExists(atPath: wal))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: poolPath + "-shm"))
+    pool = nil
   }
 
   func testAConnectionEscapingAReadThrowsMisuse() throws {

@@ -32,7 +32,8 @@ final class QueueStressTests: SQLiteTestCase {
     var committed: [Int] = []
     var failures = 0
     var openAfterAClosure = 0
-    for n in 0..<4_000 {
+    var errors: [Int: String] = [:]
+    for n in 0..<8_000 {
       do {
         try queue.write { db in
           // Retried through interrupts, so most writes get a row in before they fail: the
@@ -54,6 +55,7 @@ final class QueueStressTests: SQLiteTestCase {
         committed.append(n)
       } catch let error as SQLiteError {
         failures += 1
+        errors[n] = String(describing: error)
         XCTAssertFalse(
           error.message.contains("writeWithoutTransaction"), "misleading error: \(error)")
         XCTAssertFalse(error.message.contains("left open"), "stuck transaction: \(error)")
@@ -71,7 +73,11 @@ final class QueueStressTests: SQLiteTestCase {
     let stored = try queue.read { db in
       try db.query("SELECT id FROM item ORDER BY id").map { try $0.get(Int.self, at: 0) }
     }
-    XCTAssertEqual(stored, committed, "a failed write's row stayed, or a committed one is gone")
+    let strays = Set(stored).symmetricDifference(committed).sorted()
+    XCTAssertEqual(
+      strays, [],
+      "a failed write's row stayed, or a committed one is gone: "
+        + strays.map { "\($0): \(errors[$0] ?? "no error")" }.joined(separator: "; "))
     // Another connection can write: nothing holds the write lock.
     var options = OpenOptions()
     options.busyTimeout = 0
@@ -98,6 +104,37 @@ final class QueueStressTests: SQLiteTestCase {
     while storm.isExecuting { usleep(100) }
     try queue.write { db in try db.run("INSERT INTO item(id) VALUES (1)") }
     XCTAssertEqual(try queue.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") }, 1)
+  }
+
+  /// An interrupted write makes SQLite roll the whole transaction back. A closure that
+  /// catches that error and goes on would run its next statements outside the transaction,
+  /// each committing alone: they are refused instead, and nothing of the closure stays.
+  func testStatementsAfterSQLiteRolledTheTransactionBackAreRefused() throws {
+    try db.execute("CREATE TABLE t(x)")
+    try db.run("INSERT INTO t VALUES (0)")
+    let insert = try db.prepare("INSERT INTO t VALUES (2)")
+    var interrupted = false
+    XCTAssertThrowsError(
+      try db.transaction(.immediate) { db in
+        try db.run("INSERT INTO t VALUES (1)")
+        // A statement still running keeps SQLite from clearing the interrupt, so it lands
+        // on the insert's first step.
+        try? db.forEachRow("SELECT x FROM t") { _ in
+          db.interrupt()
+          do { try insert.execute() } catch SQLiteError.Code.interrupt { interrupted = true }
+        }
+        XCTAssertTrue(interrupted)
+        XCTAssertFalse(db.isInTransaction, "SQLite rolled the transaction back")
+        self.assertSQLiteError(try db.run("INSERT INTO t VALUES (3)")) {
+          XCTAssertEqual($0.extendedCode, .abortRollback)
+        }
+        self.assertSQLiteError(try insert.execute()) {
+          XCTAssertEqual($0.extendedCode, .abortRollback)
+        }
+      })
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 1)
+    try db.run("INSERT INTO t VALUES (4)")  // outside a transaction closure, as before
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 2)
   }
 
   // MARK: Escaped connections

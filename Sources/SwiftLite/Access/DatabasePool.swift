@@ -189,7 +189,6 @@ public final class DatabasePool: DatabaseAccess {
       throw SQLiteError.misuse("close() was called from inside one of the DatabasePool's closures")
     }
     state.withLock { $0.isClosed = true }
-    try writer.close()
     // Holding every permit means no read is in flight, and none can start.
     for _ in 0..<maximumReaderCount { permits.wait() }
     defer { for _ in 0..<maximumReaderCount { permits.signal() } }
@@ -197,6 +196,9 @@ public final class DatabasePool: DatabaseAccess {
     for reader in state.withLock({ $0.all }) {
       do { try reader.close() } catch { firstError = firstError ?? error }
     }
+    // The writer goes last: as the file's last connection, it checkpoints the log and
+    // removes the -wal and -shm files (a read-only reader could not).
+    do { try writer.close() } catch { firstError = firstError ?? error }
     if let firstError { throw firstError }
   }
 

@@ -45,6 +45,7 @@ extension Connection {
     try ensureOpen(sql)
     let statement = try Statement.prepare(sql, db: handle, persistent: false)
     statement.owner = owner
+    statement.transactionGuard = transactionGuard
     return statement
   }
 
@@ -68,9 +69,11 @@ extension Connection {
       statement = idle
     } else if cache.isBusy(sql) {
       statement = try Statement.prepare(sql, db: handle, persistent: false)
+      statement.transactionGuard = transactionGuard
       cached = false
     } else {
       statement = try Statement.prepare(sql, db: handle, persistent: true)
+      statement.transactionGuard = transactionGuard
       cache.insert(statement)
     }
     statement.isInUse = true

@@ -35,6 +35,8 @@ public final class Connection {
   /// Set when a ``DatabaseQueue`` or ``DatabasePool`` owns this connection: SQL then runs
   /// only on the thread the owner lent it to (see ``ConnectionOwner``).
   var owner: ConnectionOwner?
+  /// Refuses statements of a transaction closure once SQLite rolled its transaction back.
+  let transactionGuard = TransactionGuard()
   /// Hides SwiftLite's own housekeeping statements from ``trace``.
   private var isTraceSuppressed = false
   /// `SELECT(1)`, prepared once: stepping it clears a pending interrupt (see
@@ -163,6 +165,7 @@ public final class Connection {
   func ensureOpen(_ sql: String?) throws(SQLiteError) {
     if isClosed { throw SQLiteError.misuse("the connection is closed", sql: sql) }
     if let owner { try owner.check(sql) }
+    try transactionGuard.check(handle, sql: sql)
   }
 
   // MARK: State

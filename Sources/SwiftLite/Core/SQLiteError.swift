@@ -99,6 +99,8 @@ public struct SQLiteError: Error, Sendable, Hashable {
     public static let permission = Code(rawValue: SQLITE_PERM)
     /// `SQLITE_ABORT`: the operation was aborted.
     public static let abort = Code(rawValue: SQLITE_ABORT)
+    /// `SQLITE_ABORT_ROLLBACK`: the statement's transaction was rolled back.
+    public static let abortRollback = Code(rawValue: 516)
     /// `SQLITE_BUSY`: the file is locked by another connection.
     public static let busy = Code(rawValue: SQLITE_BUSY)
     /// `SQLITE_LOCKED`: a table is locked within this connection's shared cache.

@@ -37,6 +37,8 @@ public final class Statement {
   /// The owner of the connection, for a statement made by ``Connection/prepare(_:)`` on a
   /// connection a queue or pool owns: stepping it outside the owner's closures throws.
   var owner: ConnectionOwner?
+  /// The connection's guard against running on after SQLite rolled a transaction back.
+  var transactionGuard: TransactionGuard?
   private var cachedLayout: ColumnLayout?
 
   init(handle: OpaquePointer, sql: String) {
@@ -153,10 +155,14 @@ public final class Statement {
   /// - Throws: `SQLiteError` for any failure (constraint, busy, interrupt, ...). The
   ///   statement must be ``reset()`` before it can run again. `.misuse` when the statement's
   ///   connection belongs to a ``DatabaseQueue`` or ``DatabasePool`` and this runs outside
-  ///   the closure that lent it.
+  ///   the closure that lent it; `.abortRollback` inside a ``Connection/transaction(_:_:)``
+  ///   closure whose transaction SQLite rolled back after an earlier error.
   @discardableResult
   public func step() throws(SQLiteError) -> Bool {
     if let owner { try owner.check(sql) }
+    if let transactionGuard, transactionGuard.depth > 0 {
+      try transactionGuard.check(sqlite3_db_handle(handle), sql: sql)
+    }
     let code = sqlite3_step(handle)
     if code == SQLITE_ROW {
       // A re-prepare (after a schema change) may have changed the result columns.

@@ -24,7 +24,9 @@ extension Connection {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws (after rolling back), or `SQLiteError` when BEGIN or
   ///   COMMIT fails (a failed COMMIT is rolled back too); BEGIN fails inside another
-  ///   transaction: use ``savepoint(_:_:)`` to nest.
+  ///   transaction: use ``savepoint(_:_:)`` to nest. When SQLite rolls the transaction
+  ///   back by itself (a write interrupted, a full disk), every later statement of `body`
+  ///   throws `.abortRollback` rather than run, and commit, outside it.
   @discardableResult
   public func transaction<T>(
     _ kind: TransactionKind = .deferred, _ body: (Connection) throws -> T
@@ -32,6 +34,8 @@ extension Connection {
     try execute("BEGIN " + kind.rawValue + " TRANSACTION")
     let result: T
     do {
+      transactionGuard.depth += 1
+      defer { transactionGuard.depth -= 1 }
       result = try body(self)
     } catch {
       rollbackQuietly("ROLLBACK TRANSACTION")
@@ -56,9 +60,13 @@ extension Connection {
   @discardableResult
   public func savepoint<T>(_ name: String? = nil, _ body: (Connection) throws -> T) throws -> T {
     let quoted = SQLIdentifier.quote(name ?? nextSavepointName())
+    // A savepoint outside a transaction opens one, which SQLite may roll back as a whole.
+    let opensTransaction = !isInTransaction
     try execute("SAVEPOINT " + quoted)
     let result: T
     do {
+      if opensTransaction { transactionGuard.depth += 1 }
+      defer { if opensTransaction { transactionGuard.depth -= 1 } }
       result = try body(self)
     } catch {
       rollbackQuietly("ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted)
