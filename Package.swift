@@ -71,6 +71,10 @@ let package = Package(
     .executableTarget(
       name: "swiftlite-gen", dependencies: ["SwiftLiteCodeGen"], path: "Sources/swiftlite-gen"),
 
+    // A second process for the tests that write one file from two processes.
+    .executableTarget(
+      name: "SwiftLiteProcessHelper", dependencies: ["SwiftLite"], path: "Tests/ProcessHelper"),
+
     .testTarget(name: "SwiftLiteTests", dependencies: ["SwiftLite"], path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SamplesTests",

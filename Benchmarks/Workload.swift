@@ -23,7 +23,7 @@ struct Workload: Sendable {
 
 /// The registry of every workload, in report order.
 enum Workloads {
-  static var all: [Workload] { core + models + mapped + mixed + codableFloor }
+  static var all: [Workload] { core + models + mapped + mixed + codableFloor + access }
 }
 
 /// What one timed run of one side gets: the shared fixtures and a stopwatch.

@@ -73,9 +73,12 @@ final class ReadmeTests: TemporaryDirectoryTestCase {
     XCTAssertTrue(try db.migrationPlan(for: ReadmePerson.self).isEmpty)
 
     let people = try Repository<ReadmePerson>(dbQueue)
-    try people.create(ReadmePerson(personID: nil, name: "Bob", age: 41, likes: [], email: nil))
-    XCTAssertEqual(try people.count(), 2)
-    XCTAssertEqual(try people.findById(2)?.name, "Bob")
+    try await people.create(
+      ReadmePerson(personID: nil, name: "Bob", age: 41, likes: [], email: nil))
+    let peopleCount = try await people.count()
+    XCTAssertEqual(peopleCount, 2)
+    let bob = try await people.findById(2)
+    XCTAssertEqual(bob?.name, "Bob")
   }
 
   func testTheExistingDatabaseTour() throws {

@@ -23,20 +23,16 @@ import Foundation
 ///   the same connection (a nested write becomes a savepoint); it never deadlocks.
 ///
 /// `DatabaseQueue` is `Sendable`. The `Connection` handed to a closure is not: do not let
-/// it, or a ``Row`` read from it, escape the closure.
-public final class DatabaseQueue: Sendable {
+/// it, or a ``Row`` read from it, escape the closure. A connection that escapes anyway
+/// throws `SQLiteError` `.misuse` when used instead of running SQL beside the queue's own
+/// work (which could corrupt the connection's state and crash).
+///
+/// For reads that run beside a long write, use a ``DatabasePool``: both conform to
+/// ``DatabaseAccess``.
+public final class DatabaseQueue: DatabaseAccess {
   /// The path the connection was opened with.
-  public let path: String
-  private let dispatchQueue: DispatchQueue
-  // Only ever touched on `dispatchQueue`, which serializes every use.
-  nonisolated(unsafe) private let connection: Connection
-  nonisolated(unsafe) private var readDepth = 0
-  /// How many of this queue's closures are running, nested one in another.
-  nonisolated(unsafe) private var depth = 0
-  private let token: Token
-
-  private final class Token: Sendable {}
-  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+  public var path: String { database.path }
+  private let database: SerializedDatabase
 
   /// Opens (and by default creates) a database file behind a serial queue.
   /// - Parameters:
@@ -44,11 +40,8 @@ public final class DatabaseQueue: Sendable {
   ///   - options: as for ``Connection/init(path:options:)``.
   /// - Throws: `SQLiteError` when the file cannot be opened or is not a database.
   public init(path: String, options: OpenOptions = OpenOptions()) throws {
-    self.path = path
-    self.connection = try Connection(path: path, options: options)
-    self.token = Token()
-    self.dispatchQueue = DispatchQueue(label: "SwiftLite.DatabaseQueue(\(path))")
-    dispatchQueue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(token))
+    database = try SerializedDatabase(
+      path: path, options: options, role: .readWrite, ownerName: "DatabaseQueue")
   }
 
   /// A queue over a private in-memory database.
@@ -59,121 +52,77 @@ public final class DatabaseQueue: Sendable {
     return try DatabaseQueue(path: ":memory:", options: options)
   }
 
-  private var isOnQueue: Bool {
-    DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(token)
-  }
-
-  private func onQueue<T>(_ body: () throws -> T) rethrows -> T {
-    if isOnQueue { return try body() }
-    return try dispatchQueue.sync(execute: body)
-  }
-
   // MARK: Synchronous access
 
   /// Runs `body` with the connection in read-only mode and returns its result, blocking the
   /// caller until the queue gets to it.
-  /// - Throws: what `body` throws; `SQLiteError` `.readOnly` for a write attempted in it.
+  /// - Throws: what `body` throws; `SQLiteError` `.readOnly` for a write attempted in it;
+  ///   `.misuse` once closed.
   @discardableResult
   public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-    try onQueue { try readOnQueue(body) }
+    try database.read(body)
   }
 
   /// Runs `body` in one IMMEDIATE transaction (a savepoint when nested in another write):
-  /// committed when it returns, rolled back when it throws.
+  /// committed when it returns, rolled back when it throws. A failed write always ends its
+  /// transaction before the queue takes the next closure, even when ``interrupt()`` is
+  /// called meanwhile.
   /// - Throws: what `body` throws, after the rollback; `SQLiteError` for BEGIN/COMMIT
   ///   failures, `.readOnly` when called from inside a ``read(_:)-6x7vg``, and `.misuse` when an
-  ///   earlier ``writeWithoutTransaction(_:)`` left a transaction open.
+  ///   earlier ``writeWithoutTransaction(_:)-vxhl`` left a transaction open, or once closed.
   @discardableResult
   public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-    try onQueue { try writeOnQueue(body) }
+    try database.write(body)
   }
 
   /// Runs `body` on the connection outside any transaction, for statements that cannot
   /// run in one (`VACUUM`, `PRAGMA journal_mode`) or for your own transaction handling.
-  /// - Throws: what `body` throws.
+  /// - Throws: what `body` throws; `.readOnly` from inside a ``read(_:)-6x7vg``; `.misuse` once
+  ///   closed.
   @discardableResult
   public func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
-    try onQueue {
-      depth += 1
-      defer { depth -= 1 }
-      return try body(connection)
-    }
+    try database.writeWithoutTransaction(body)
   }
 
   // MARK: Asynchronous access
 
-  /// Like ``read(_:)-6x7vg``, suspending the task instead of blocking a thread.
+  /// Like ``read(_:)``, suspending the task instead of blocking a thread.
   /// - Throws: what `body` throws.
   @discardableResult
   public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
     async throws -> T
   {
-    try await withCheckedThrowingContinuation { continuation in
-      dispatchQueue.async {
-        continuation.resume(with: Result { try self.readOnQueue(body) })
-      }
-    }
+    try await database.read(body)
   }
 
-  /// Like ``write(_:)-8wxz8``, suspending the task instead of blocking a thread.
+  /// Like ``write(_:)``, suspending the task instead of blocking a thread.
   /// - Throws: what `body` throws, after the rollback.
   @discardableResult
   public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
     async throws -> T
   {
-    try await withCheckedThrowingContinuation { continuation in
-      dispatchQueue.async {
-        continuation.resume(with: Result { try self.writeOnQueue(body) })
-      }
-    }
+    try await database.write(body)
+  }
+
+  /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking a thread.
+  /// - Throws: what `body` throws.
+  @discardableResult
+  public func writeWithoutTransaction<T: Sendable>(
+    _ body: @escaping @Sendable (Connection) throws -> T
+  ) async throws -> T {
+    try await database.writeWithoutTransaction(body)
   }
 
   // MARK: Control
 
   /// Interrupts the statement running now, if any; it fails with `SQLiteError` `.interrupt`.
-  /// Safe from any thread.
-  public func interrupt() { connection.interrupt() }
+  /// Safe from any thread. The queue's own rollback of a failed write is never cut short.
+  public func interrupt() { database.interrupt() }
 
-  // MARK: On the queue
-
-  private func readOnQueue<T>(_ body: (Connection) throws -> T) throws -> T {
-    depth += 1
-    defer { depth -= 1 }
-    if readDepth > 0 { return try body(connection) }
-    try connection.run("PRAGMA query_only = 1")
-    readDepth += 1
-    defer {
-      readDepth -= 1
-      // An interrupt() landing on this pragma would leave the connection read-only for good;
-      // SQLite clears the interrupt once no statement runs, so another attempt goes through.
-      // Should it still fail, the next write reports it.
-      var attempts = 0
-      while (try? connection.run("PRAGMA query_only = 0")) == nil, attempts < 3 { attempts += 1 }
-    }
-    return try body(connection)
-  }
-
-  private func writeOnQueue<T>(_ body: (Connection) throws -> T) throws -> T {
-    if readDepth > 0 {
-      throw SQLiteError(
-        extendedCode: .readOnly, message: "write(_:) was called from inside read(_:)")
-    }
-    if connection.isInTransaction {
-      // Nested in another closure of this queue, the write joins its transaction. A
-      // transaction still open when no closure runs was left by an earlier one: joining it
-      // would report success for a write that is not committed.
-      guard depth > 0 else {
-        throw SQLiteError(
-          extendedCode: .misuse,
-          message: "write(_:) found a transaction left open by an earlier closure "
-            + "(writeWithoutTransaction without COMMIT or ROLLBACK); end it first")
-      }
-      depth += 1
-      defer { depth -= 1 }
-      return try connection.savepoint(nil, body)
-    }
-    depth += 1
-    defer { depth -= 1 }
-    return try connection.transaction(.immediate, body)
-  }
+  /// Waits for the closures queued before it, then closes the connection. Later calls throw
+  /// `SQLiteError` `.misuse`; closing again does nothing.
+  /// - Throws: `.misuse` from inside one of the queue's closures (it would wait for
+  ///   itself); `.busy` when statements prepared in a closure are still alive (the queue
+  ///   stays open then).
+  public func close() throws { try database.close() }
 }

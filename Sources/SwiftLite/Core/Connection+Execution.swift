@@ -32,7 +32,7 @@ extension Connection {
         while step == SQLITE_ROW { step = sqlite3_step(statement) }
         guard step == SQLITE_DONE else {
           let text = sqlite3_sql(statement).map { String(cString: $0) }
-          throw SQLiteError(step, handle, sql: text)
+          throw SQLiteError.stepFailed(step, statement, sql: text)
         }
       }
     }
@@ -43,7 +43,10 @@ extension Connection {
   ///   `.misuse` when `sql` holds no statement or more than one.
   public func prepare(_ sql: String) throws -> Statement {
     try ensureOpen(sql)
-    return try Statement.prepare(sql, db: handle, persistent: false)
+    let statement = try Statement.prepare(sql, db: handle, persistent: false)
+    statement.owner = owner
+    statement.transactionGuard = transactionGuard
+    return statement
   }
 
   /// Runs `body` with the cached statement for `sql` (preparing it on first use), bound to
@@ -66,9 +69,11 @@ extension Connection {
       statement = idle
     } else if cache.isBusy(sql) {
       statement = try Statement.prepare(sql, db: handle, persistent: false)
+      statement.transactionGuard = transactionGuard
       cached = false
     } else {
       statement = try Statement.prepare(sql, db: handle, persistent: true)
+      statement.transactionGuard = transactionGuard
       cache.insert(statement)
     }
     statement.isInUse = true

@@ -32,23 +32,28 @@ public final class Connection {
   private let interruptible = Mutex(true)
   private var savepointCounter = 0
   private var traceHandler: ((String) -> Void)?
+  /// Set when a ``DatabaseQueue`` or ``DatabasePool`` owns this connection: SQL then runs
+  /// only on the thread the owner lent it to (see ``ConnectionOwner``).
+  var owner: ConnectionOwner?
+  /// Refuses statements of a transaction closure once SQLite rolled its transaction back.
+  let transactionGuard = TransactionGuard()
+  /// Hides SwiftLite's own housekeeping statements from ``trace``.
+  private var isTraceSuppressed = false
+  /// `SELECT(1)`, prepared once: stepping it clears a pending interrupt (see
+  /// ``withInterruptsHeld(_:)``). Finalized before the connection closes.
+  private var interruptClearer: OpaquePointer?
   /// Per-connection state of the layers above Core (the model tables already checked
-  /// against their model, with their SQL), keyed by type and name.
-  var attachments: [AttachmentKey: AnyObject] = [:] {
-    didSet { lastAttachment = nil }
-  }
-  /// The attachment found last, so a loop over one model skips hashing its table name.
-  @exclusivity(unchecked) var lastAttachment: (key: AttachmentKey, value: AnyObject)?
+  /// against their model, with their SQL), bounded (see ``AttachmentCache``).
+  let attachments = AttachmentCache(capacity: Connection.attachmentCapacity)
+  /// How many model tables a connection keeps checked at most.
+  static let attachmentCapacity = 256
 
   /// Whether a model's first write may create its table or migrate a table SwiftLite
   /// created (see ``OpenOptions/automaticMigration``). Explicit calls such as
   /// `migrate(_:)` work either way.
   public var automaticMigration: Bool
 
-  struct AttachmentKey: Hashable {
-    let type: ObjectIdentifier
-    let name: String
-  }
+  typealias AttachmentKey = AttachmentCache.Key
 
   /// Opens (and by default creates) a database file.
   ///
@@ -118,6 +123,7 @@ public final class Connection {
 
   deinit {
     guard !isClosed else { return }
+    sqlite3_finalize(interruptClearer)
     cache.removeAll()
     // The trace context is this object: statements still held may run after it is gone.
     if traceHandler != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
@@ -132,7 +138,10 @@ public final class Connection {
   ///   still alive; the message lists their SQL and the connection stays open.
   public func close() throws {
     guard !isClosed else { return }
+    try owner?.check(nil)
     cache.removeAll()
+    sqlite3_finalize(interruptClearer)
+    interruptClearer = nil
     attachments.removeAll()
     interruptible.withLock { $0 = false }
     let code = sqlite3_close(handle)
@@ -155,6 +164,8 @@ public final class Connection {
 
   func ensureOpen(_ sql: String?) throws(SQLiteError) {
     if isClosed { throw SQLiteError.misuse("the connection is closed", sql: sql) }
+    if let owner { try owner.check(sql) }
+    try transactionGuard.check(handle, sql: sql)
   }
 
   // MARK: State
@@ -208,6 +219,35 @@ public final class Connection {
     }
   }
 
+  /// Runs `body` with ``interrupt()`` turned into a no-op, and clears an interrupt that
+  /// arrived before: the statements `body` runs (a rollback) cannot be cut short.
+  ///
+  /// SQLite clears a pending interrupt only when a statement starts stepping while no
+  /// other one runs, but the parser already fails on it: retrying a rollback's SQL while
+  /// interrupts keep coming could fail every time and leave the transaction open.
+  func withInterruptsHeld<T>(_ body: () throws -> T) rethrows -> T {
+    let wasOpen = interruptible.withLock { open in
+      defer { open = false }
+      return open
+    }
+    defer { if wasOpen { interruptible.withLock { $0 = !isClosed } } }
+    // Stepping a statement with no other running clears the flag. "SELECT(1)" holds no
+    // blank, where the parser itself would look at a pending interrupt.
+    if !isClosed {
+      isTraceSuppressed = true
+      defer { isTraceSuppressed = false }
+      if interruptClearer == nil {
+        sqlite3_prepare_v3(
+          handle, "SELECT(1)", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &interruptClearer, nil)
+      }
+      if let interruptClearer {
+        sqlite3_step(interruptClearer)
+        sqlite3_reset(interruptClearer)
+      }
+    }
+    return try body()
+  }
+
   /// The journal mode now in force.
   /// - Throws: `SQLiteError` if the pragma fails.
   public func journalMode() throws -> JournalMode {
@@ -258,7 +298,9 @@ public final class Connection {
     }
   }
 
-  fileprivate func traced(_ sql: String) { traceHandler?(sql) }
+  fileprivate func traced(_ sql: String) {
+    if !isTraceSuppressed { traceHandler?(sql) }
+  }
 
   func nextSavepointName() -> String {
     savepointCounter += 1

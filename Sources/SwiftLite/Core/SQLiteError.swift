@@ -1,4 +1,5 @@
 internal import CSQLite
+import Foundation
 
 /// An error reported by SQLite, or by SwiftLite for a misuse SQLite would also refuse.
 ///
@@ -98,6 +99,8 @@ public struct SQLiteError: Error, Sendable, Hashable {
     public static let permission = Code(rawValue: SQLITE_PERM)
     /// `SQLITE_ABORT`: the operation was aborted.
     public static let abort = Code(rawValue: SQLITE_ABORT)
+    /// `SQLITE_ABORT_ROLLBACK`: the statement's transaction was rolled back.
+    public static let abortRollback = Code(rawValue: 516)
     /// `SQLITE_BUSY`: the file is locked by another connection.
     public static let busy = Code(rawValue: SQLITE_BUSY)
     /// `SQLITE_LOCKED`: a table is locked within this connection's shared cache.
@@ -156,7 +159,36 @@ extension SQLiteError: CustomStringConvertible {
   }
 }
 
+extension SQLiteError: LocalizedError {
+  /// The same text as ``description``, so `localizedDescription` shows it on every platform.
+  public var errorDescription: String? { description }
+}
+
 extension SQLiteError {
+  /// The error for a failed `sqlite3_step`. A BUSY that SQLite returned without waiting
+  /// for the busy timeout (a deferred transaction that already read, now asking for the
+  /// write lock) says so, and how to avoid it.
+  static func stepFailed(_ code: Int32, _ statement: OpaquePointer, sql: String?) -> SQLiteError {
+    let db = sqlite3_db_handle(statement)
+    let error = SQLiteError(code, db, sql: sql)
+    guard error.code == .busy, let db, sqlite3_stmt_readonly(statement) == 0,
+      sqlite3_txn_state(db, nil) == SQLITE_TXN_READ
+    else { return error }
+    let why =
+      error.extendedCode.rawValue == 517  // SQLITE_BUSY_SNAPSHOT
+      ? "this deferred transaction read a snapshot that another connection has changed "
+        + "since, so it cannot write"
+      : "this deferred transaction already read and cannot take the write lock while "
+        + "another connection holds it"
+    return SQLiteError(
+      extendedCode: error.extendedCode,
+      message: error.message + " (" + why + "; SQLite reports this at once, without "
+        + "waiting for the busy timeout, because waiting could deadlock: begin transactions "
+        + "that write with .immediate, as DatabaseQueue.write and DatabasePool.write do, "
+        + "and run this one again)",
+      sql: sql)
+  }
+
   /// The single door from a result code to an error: reads `sqlite3_errmsg` at once.
   static func check(
     _ code: Int32, _ handle: OpaquePointer?, sql: String? = nil

@@ -34,6 +34,11 @@ public final class Statement {
   /// Set while a cached statement is being stepped, so nested use of the same SQL gets a
   /// fresh statement instead of disturbing this one.
   var isInUse = false
+  /// The owner of the connection, for a statement made by ``Connection/prepare(_:)`` on a
+  /// connection a queue or pool owns: stepping it outside the owner's closures throws.
+  var owner: ConnectionOwner?
+  /// The connection's guard against running on after SQLite rolled a transaction back.
+  var transactionGuard: TransactionGuard?
   private var cachedLayout: ColumnLayout?
 
   init(handle: OpaquePointer, sql: String) {
@@ -148,9 +153,16 @@ public final class Statement {
   /// Advances to the next row.
   /// - Returns: `true` when a row is available (read it with ``row``), `false` when done.
   /// - Throws: `SQLiteError` for any failure (constraint, busy, interrupt, ...). The
-  ///   statement must be ``reset()`` before it can run again.
+  ///   statement must be ``reset()`` before it can run again. `.misuse` when the statement's
+  ///   connection belongs to a ``DatabaseQueue`` or ``DatabasePool`` and this runs outside
+  ///   the closure that lent it; `.abortRollback` inside a ``Connection/transaction(_:_:)``
+  ///   closure whose transaction SQLite rolled back after an earlier error.
   @discardableResult
   public func step() throws(SQLiteError) -> Bool {
+    if let owner { try owner.check(sql) }
+    if let transactionGuard, transactionGuard.depth > 0 {
+      try transactionGuard.check(sqlite3_db_handle(handle), sql: sql)
+    }
     let code = sqlite3_step(handle)
     if code == SQLITE_ROW {
       // A re-prepare (after a schema change) may have changed the result columns.
@@ -160,7 +172,7 @@ public final class Statement {
       return true
     }
     if code == SQLITE_DONE { return false }
-    throw SQLiteError(code, sqlite3_db_handle(handle), sql: sql)
+    throw SQLiteError.stepFailed(code, handle, sql: sql)
   }
 
   /// Runs the statement to completion, ignoring rows it returns, then resets it.

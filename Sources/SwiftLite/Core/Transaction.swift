@@ -24,7 +24,9 @@ extension Connection {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws (after rolling back), or `SQLiteError` when BEGIN or
   ///   COMMIT fails (a failed COMMIT is rolled back too); BEGIN fails inside another
-  ///   transaction: use ``savepoint(_:_:)`` to nest.
+  ///   transaction: use ``savepoint(_:_:)`` to nest. When SQLite rolls the transaction
+  ///   back by itself (a write interrupted, a full disk), every later statement of `body`
+  ///   throws `.abortRollback` rather than run, and commit, outside it.
   @discardableResult
   public func transaction<T>(
     _ kind: TransactionKind = .deferred, _ body: (Connection) throws -> T
@@ -32,6 +34,8 @@ extension Connection {
     try execute("BEGIN " + kind.rawValue + " TRANSACTION")
     let result: T
     do {
+      transactionGuard.depth += 1
+      defer { transactionGuard.depth -= 1 }
       result = try body(self)
     } catch {
       rollbackQuietly("ROLLBACK TRANSACTION")
@@ -56,9 +60,13 @@ extension Connection {
   @discardableResult
   public func savepoint<T>(_ name: String? = nil, _ body: (Connection) throws -> T) throws -> T {
     let quoted = SQLIdentifier.quote(name ?? nextSavepointName())
+    // A savepoint outside a transaction opens one, which SQLite may roll back as a whole.
+    let opensTransaction = !isInTransaction
     try execute("SAVEPOINT " + quoted)
     let result: T
     do {
+      if opensTransaction { transactionGuard.depth += 1 }
+      defer { if opensTransaction { transactionGuard.depth -= 1 } }
       result = try body(self)
     } catch {
       rollbackQuietly("ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted)
@@ -77,20 +85,22 @@ extension Connection {
   /// rolled back on its own (after SQLITE_FULL, SQLITE_IOERR, ...), in which case the
   /// rollback's own "no transaction is active" error is expected and not the news.
   ///
-  /// An ``interrupt()`` racing with the failure can land on the rollback itself, which would
-  /// leave the transaction open for the next caller to write into and never commit. SQLite
-  /// clears an interrupt when the next statement starts, so the rollback is tried again.
-  private func rollbackQuietly(_ sql: String) {
-    for _ in 0..<3 {
-      guard isInTransaction else { return }
-      do {
-        try execute(sql)
-        return
-      } catch let error as SQLiteError where error.code == .interrupt {
-        continue
-      } catch {
-        // The first error is rethrown by the caller; a failed rollback is not the news.
-        return
+  /// An ``interrupt()`` racing with the failure could land on the rollback itself and leave
+  /// the transaction open for the next caller to write into and never commit: interrupts
+  /// are held off while it runs (see ``withInterruptsHeld(_:)``).
+  func rollbackQuietly(_ sql: String) {
+    withInterruptsHeld {
+      for _ in 0..<3 {
+        guard isInTransaction else { return }
+        do {
+          try execute(sql)
+          return
+        } catch let error as SQLiteError where error.code == .interrupt {
+          continue
+        } catch {
+          // The first error is rethrown by the caller; a failed rollback is not the news.
+          return
+        }
       }
     }
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an automatic migration was refused or failed. In every case the table and its rows
 /// are left exactly as they were.
 public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -73,4 +75,9 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
         + "no rebuild is needed. The table is: \(sql)"
     }
   }
+}
+
+extension MigrationError: LocalizedError {
+  /// The same text as `description`, so `localizedDescription` shows it on every platform.
+  public var errorDescription: String? { description }
 }

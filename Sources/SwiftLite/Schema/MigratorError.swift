@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a ``Migrator`` refused to run or a migration failed.
 ///
 /// The refusals (`duplicateName`, `unknownTarget`, `unknownAppliedMigrations`,
@@ -47,4 +49,9 @@ public enum MigratorError: Error, Sendable, CustomStringConvertible {
         + tables.joined(separator: ", ") + " reference missing parent rows"
     }
   }
+}
+
+extension MigratorError: LocalizedError {
+  /// The same text as `description`, so `localizedDescription` shows it on every platform.
+  public var errorDescription: String? { description }
 }

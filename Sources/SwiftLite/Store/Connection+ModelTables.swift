@@ -23,11 +23,7 @@ extension Connection {
   {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
     let key = AttachmentKey(type: ObjectIdentifier(model), name: name)
-    if let last = lastAttachment, last.key == key {
-      return unsafeDowncast(last.value, to: ModelTable.self)
-    }
-    if let table = attachments[key] {
-      lastAttachment = (key, table)
+    if let table = attachments.value(for: key) {
       return unsafeDowncast(table, to: ModelTable.self)
     }
     let desired = try TableSchema(model, table: name)
@@ -72,7 +68,7 @@ extension Connection {
         model: String(describing: model), desired: desired, declaredKey: M.primaryKey, in: self)
     }
     let table = ModelTable(model, mapping: mapping, slots: slots)
-    attachments[key] = table
+    attachments.set(table, for: key)
     return table
   }
 
@@ -87,7 +83,7 @@ extension Connection {
 
   /// Forgets what this connection checked about a model's table, so its next use looks again.
   func forgetModelTable<M: Model>(_ model: M.Type, table name: String) {
-    attachments[AttachmentKey(type: ObjectIdentifier(model), name: name)] = nil
+    attachments.remove(AttachmentKey(type: ObjectIdentifier(model), name: name))
   }
 
   /// Who owns a table.

@@ -302,6 +302,19 @@ extension Connection {
       StatementArguments(key)) ?? false
   }
 
+  /// `base`, or `base` with a number appended, whichever neither `sql` nor `pairs` uses.
+  private static func freeParameterName(
+    _ base: String, sql: String, _ pairs: [(String, (any SQLiteValueConvertible)?)]
+  ) -> String {
+    var name = base
+    var suffix = 0
+    while sql.contains(name) || pairs.contains(where: { $0.0.contains(name) }) {
+      suffix += 1
+      name = base + "_" + String(suffix)
+    }
+    return name
+  }
+
   private func fetch<M: Model>(
     _ model: M.Type, _ table: ModelTable, _ sql: String, _ arguments: StatementArguments,
     orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil
@@ -311,14 +324,18 @@ extension Connection {
     if let orderBy { sql += " ORDER BY " + orderBy }
     if limit != nil || offset != nil {
       // SQLite takes OFFSET only after a LIMIT; -1 means no limit.
-      let paging: [(String, Int)] =
-        [("swiftlite_limit", limit ?? -1)] + (offset.map { [("swiftlite_offset", $0)] } ?? [])
       switch arguments.storage {
       case .positional(let values):
+        let paging = [limit ?? -1] + (offset.map { [$0] } ?? [])
         sql += " LIMIT ?" + (offset == nil ? "" : " OFFSET ?")
-        arguments = StatementArguments(values + paging.map { $0.1 })
+        arguments = StatementArguments(values + paging)
       case .named(let pairs):
-        sql += " LIMIT :swiftlite_limit" + (offset == nil ? "" : " OFFSET :swiftlite_offset")
+        // The paging parameters take names that neither the SQL nor the caller uses.
+        let limitName = Self.freeParameterName("swiftlite_limit", sql: sql, pairs)
+        let offsetName = Self.freeParameterName("swiftlite_offset", sql: sql, pairs)
+        let paging: [(String, Int)] =
+          [(limitName, limit ?? -1)] + (offset.map { [(offsetName, $0)] } ?? [])
+        sql += " LIMIT :" + limitName + (offset == nil ? "" : " OFFSET :" + offsetName)
         arguments = StatementArguments(
           named: Dictionary(pairs + paging.map { ($0.0, $0.1) }, uniquingKeysWith: { a, _ in a }))
       }

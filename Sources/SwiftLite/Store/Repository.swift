@@ -1,5 +1,6 @@
-/// A thread-safe DAO for one model, over a ``DatabaseQueue``: the usual hand-written
-/// `UserDAO` (`findById`, `findAll`, `create`, `modify`, `remove`), for free.
+/// A thread-safe DAO for one model, over a ``DatabaseQueue`` or a ``DatabasePool`` (any
+/// ``DatabaseAccess``): the hand-written `UserDAO` (`findById`, `findAll`, `create`,
+/// `modify`, `remove`), for free, blocking or `async`.
 ///
 /// ```swift
 /// let users = try Repository<User>(DatabaseQueue(path: "app.sqlite"))
@@ -7,43 +8,46 @@
 /// let ann = try users.findById("u1")
 /// try users.modify(User(userId: "u1", userName: "Ann", userAge: 31))
 /// try users.remove("u1")
+/// let adults = try await users.find(where: "userAge >= ?", [18])   // from a task
 /// ```
 ///
-/// The table is created or migrated when the repository is made, outside any transaction
-/// (so a rebuild can pause foreign keys as SQLite requires). `modify` and `remove` of a
+/// The table is created or migrated when the repository is made, on the writing connection
+/// and outside any transaction (so a rebuild can pause foreign keys as SQLite requires):
+/// reads never write, so over a pool the readers find the table ready. `modify` and `remove` of a
 /// missing row throw ``ModelError/notFound(table:key:)``.
 ///
-/// `Repository` is `Sendable` (it holds only its queue and target): share one across
-/// threads and tasks. The models you pass in and get back cross threads only if they are.
+/// `Repository` is `Sendable` (it holds only its database and target): share one across
+/// threads and tasks. The models you pass in and get back cross threads only if they are;
+/// the `async` methods need a `Sendable` model.
 public final class Repository<M: Model>: Sendable {
-  /// The queue the repository works through.
-  public let queue: DatabaseQueue
+  /// The queue or pool the repository works through.
+  public let database: any DatabaseAccess
   /// The per-target table (see ``Model/tableName(target:)``), or `nil` for the model's table.
   public let target: String?
 
-  /// A repository over a queue; creates or migrates the model's table now.
+  /// A repository over a queue or a pool; creates or migrates the model's table now.
   /// - Parameters:
-  ///   - queue: the database.
+  ///   - database: the queue or pool.
   ///   - target: selects a per-target table, or `nil`.
   /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError` from creating or
   ///   migrating the table.
-  public init(_ queue: DatabaseQueue, target: String? = nil) throws {
-    self.queue = queue
+  public init(_ database: any DatabaseAccess, target: String? = nil) throws {
+    self.database = database
     self.target = target
-    try queue.writeWithoutTransaction { db in try db.createTable(for: M.self, target: target) }
+    try database.writeWithoutTransaction { db in try db.createTable(for: M.self, target: target) }
   }
 
   /// The model with this primary key, or `nil`.
   /// - Throws: `SQLiteError`; `DecodingError` naming the column.
   public func findById(_ id: some SQLiteValueConvertible) throws -> M? {
     let value = try id.sqliteValue()
-    return try queue.read { db in try db.find(M.self, key: [value], target: target) }
+    return try database.read { db in try db.find(M.self, key: [value], target: target) }
   }
 
   /// Every model, optionally ordered (SQL you write, such as `"name"`).
   /// - Throws: `SQLiteError`; `DecodingError`.
   public func findAll(orderBy: String? = nil) throws -> [M] {
-    try queue.read { db in try db.findAll(M.self, orderBy: orderBy, target: target) }
+    try database.read { db in try db.findAll(M.self, orderBy: orderBy, target: target) }
   }
 
   /// The models where a condition holds, its values bound.
@@ -52,7 +56,7 @@ public final class Repository<M: Model>: Sendable {
     where condition: String, _ arguments: StatementArguments = [], orderBy: String? = nil,
     limit: Int? = nil, offset: Int? = nil
   ) throws -> [M] {
-    try queue.read { db in
+    try database.read { db in
       try db.find(
         M.self, where: condition, arguments, orderBy: orderBy, limit: limit, offset: offset,
         target: target)
@@ -65,32 +69,32 @@ public final class Repository<M: Model>: Sendable {
   ///   `.unique` for another unique column.
   @discardableResult
   public func create(_ model: M) throws -> Int64 {
-    try queue.write { db in try db.insert(model, target: target) }
+    try database.write { db in try db.insert(model, target: target) }
   }
 
   /// Updates the row with the model's key.
   /// - Throws: ``ModelError/notFound(table:key:)`` when there is none; `SQLiteError`.
   public func modify(_ model: M) throws {
-    try queue.write { db in try db.update(model, target: target) }
+    try database.write { db in try db.update(model, target: target) }
   }
 
   /// Inserts or updates by primary key.
   /// - Throws: `SQLiteError`; `EncodingError`.
   public func save(_ model: M) throws {
-    try queue.write { db in try db.save(model, target: target) }
+    try database.write { db in try db.save(model, target: target) }
   }
 
   /// Saves many models in one transaction.
   /// - Throws: `SQLiteError`; `EncodingError`. Nothing is saved then.
   public func save(_ models: [M]) throws {
-    try queue.write { db in try db.save(models, target: target) }
+    try database.write { db in try db.save(models, target: target) }
   }
 
   /// Deletes the row with this primary key.
   /// - Throws: ``ModelError/notFound(table:key:)`` when there is none; `SQLiteError`.
   public func remove(_ id: some SQLiteValueConvertible) throws {
     let value = try id.sqliteValue()
-    try queue.write { db in
+    try database.write { db in
       guard try db.delete(M.self, key: [value], target: target) else {
         throw ModelError.notFound(
           table: target.map { M.tableName(target: $0) } ?? M.tableName, key: [value])
@@ -103,6 +107,97 @@ public final class Repository<M: Model>: Sendable {
   public func count(where condition: String? = nil, _ arguments: StatementArguments = []) throws
     -> Int
   {
-    try queue.read { db in try db.count(M.self, where: condition, arguments, target: target) }
+    try database.read { db in try db.count(M.self, where: condition, arguments, target: target) }
+  }
+
+  /// The table name the repository's rows live in.
+  var tableName: String { target.map { M.tableName(target: $0) } ?? M.tableName }
+}
+
+// The same methods for tasks: each suspends instead of blocking a thread.
+extension Repository where M: Sendable {
+  /// Like ``findById(_:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``findById(_:)``.
+  public func findById(_ id: some SQLiteValueConvertible) async throws -> M? {
+    let value = try id.sqliteValue()
+    let target = self.target
+    return try await database.read { db in try db.find(M.self, key: [value], target: target) }
+  }
+
+  /// Like ``findAll(orderBy:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``findAll(orderBy:)``.
+  public func findAll(orderBy: String? = nil) async throws -> [M] {
+    let target = self.target
+    return try await database.read { db in
+      try db.findAll(M.self, orderBy: orderBy, target: target)
+    }
+  }
+
+  /// Like ``find(where:_:orderBy:limit:offset:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``find(where:_:orderBy:limit:offset:)``.
+  public func find(
+    where condition: String, _ arguments: StatementArguments = [], orderBy: String? = nil,
+    limit: Int? = nil, offset: Int? = nil
+  ) async throws -> [M] {
+    let target = self.target
+    return try await database.read { db in
+      try db.find(
+        M.self, where: condition, arguments, orderBy: orderBy, limit: limit, offset: offset,
+        target: target)
+    }
+  }
+
+  /// Like ``create(_:)``, suspending the task instead of blocking it.
+  /// - Returns: the new rowid.
+  /// - Throws: as ``create(_:)``.
+  @discardableResult
+  public func create(_ model: M) async throws -> Int64 {
+    let target = self.target
+    return try await database.write { db in try db.insert(model, target: target) }
+  }
+
+  /// Like ``modify(_:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``modify(_:)``.
+  public func modify(_ model: M) async throws {
+    let target = self.target
+    try await database.write { db in try db.update(model, target: target) }
+  }
+
+  /// Like ``save(_:)-(M)``, suspending the task instead of blocking it.
+  /// - Throws: as ``save(_:)-(M)``.
+  public func save(_ model: M) async throws {
+    let target = self.target
+    try await database.write { db in try db.save(model, target: target) }
+  }
+
+  /// Like ``save(_:)-([M])``, suspending the task instead of blocking it.
+  /// - Throws: as ``save(_:)-([M])``; nothing is saved then.
+  public func save(_ models: [M]) async throws {
+    let target = self.target
+    try await database.write { db in try db.save(models, target: target) }
+  }
+
+  /// Like ``remove(_:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``remove(_:)``.
+  public func remove(_ id: some SQLiteValueConvertible) async throws {
+    let value = try id.sqliteValue()
+    let target = self.target
+    let table = tableName
+    try await database.write { db in
+      guard try db.delete(M.self, key: [value], target: target) else {
+        throw ModelError.notFound(table: table, key: [value])
+      }
+    }
+  }
+
+  /// Like ``count(where:_:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``count(where:_:)``.
+  public func count(where condition: String? = nil, _ arguments: StatementArguments = [])
+    async throws -> Int
+  {
+    let target = self.target
+    return try await database.read { db in
+      try db.count(M.self, where: condition, arguments, target: target)
+    }
   }
 }

@@ -1,0 +1,24 @@
+// Online backup of a queue's or pool's database, copying one snapshot.
+extension DatabaseAccess {
+  /// Copies the database into a new file at `path`, in steps, as one committed snapshot:
+  /// writes go on meanwhile (on a pool, and from other connections in WAL mode) without
+  /// making the copy start over. The file appears only once complete (see
+  /// ``Connection/backup(toPath:pagesPerStep:progress:)``).
+  /// - Parameters:
+  ///   - path: the file to write.
+  ///   - pagesPerStep: pages copied per step; 0 or less copies everything in one step.
+  ///   - progress: called after each step, on the thread that runs the copy; throw from it
+  ///     to cancel (no file is left).
+  /// - Throws: what `progress` throws; `SQLiteError` when the copy fails.
+  public func backup(
+    toPath path: String, pagesPerStep: Int = 256,
+    progress: ((BackupProgress) throws -> Void)? = nil
+  ) throws {
+    try read { db in
+      let copy = { try db.backup(toPath: path, pagesPerStep: pagesPerStep, progress: progress) }
+      if db.isInTransaction { return try copy() }
+      // One read transaction for the whole copy: its first step fixes the snapshot.
+      try db.transaction(.deferred) { _ in try copy() }
+    }
+  }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import Synchronization
+
+/// A folder holding one common database and one database per user, the layout of apps
+/// where several people sign in on one device: `<prefix>_common.sqlite` and
+/// `<prefix>_<user>.sqlite`.
+///
+/// ```swift
+/// var common = Migrator()
+/// common.registerModels("v1", Settings.self)
+/// var perUser = Migrator()
+/// perUser.registerModels("v1", Message.self, Contact.self)
+/// let files = try DatabaseDirectory(
+///   path: appSupport + "/db", prefix: "app", access: .pool(maximumReaderCount: 4),
+///   common: common, perUser: perUser)
+/// let mine = try files.switchUser(to: "user-42")      // opens app_user-42.sqlite, migrated
+/// try mine.write { db in try db.save(Message(...)) }
+/// try files.switchUser(to: nil)                       // signs out: waits, then closes
+/// try files.eraseUser("user-42")                      // removes the file and its -wal, -shm
+/// ```
+///
+/// **User ids** become file names through a reversible encoding (see the README): lowercase
+/// letters, digits and `-` stay as they are, every other byte becomes `_` and two hex
+/// digits. Any id is safe, `"../x"`, `"/"`, `"."`, `""`, a NUL or ids that differ only in
+/// case included: names never leave the folder and never collide, even on a
+/// case-insensitive file system, and ``users()`` gives the ids back. An id whose name would
+/// pass 255 bytes is refused (``DatabaseDirectoryError/userIDTooLong(bytes:limit:)``):
+/// hashing it instead would lose the id, and a separate table of names could disagree with
+/// the files.
+///
+/// Each database opens as a ``DatabaseQueue`` or a ``DatabasePool`` and is brought up to
+/// date by the `common` or `perUser` ``Migrator`` (which may register models) when opened.
+///
+/// Ids are told apart by their UTF-8 bytes, like their file names: an id written in two
+/// Unicode normalization forms is two users.
+///
+/// `DatabaseDirectory` is `Sendable`: switching users, erasing and reading the current user
+/// are safe from any thread; switching and erasing run one at a time.
+public final class DatabaseDirectory: Sendable {
+  /// How the databases are opened.
+  public enum Access: Sendable, Hashable {
+    /// A ``DatabaseQueue``: one connection, closures one at a time.
+    case queue
+    /// A ``DatabasePool`` (WAL): one writer, reads beside it on up to that many readers.
+    case pool(maximumReaderCount: Int)
+  }
+
+  /// The folder's path.
+  public let path: String
+  /// The file name prefix.
+  public let prefix: String
+  /// How databases open.
+  public let access: Access
+  /// The common database, open from ``init(path:prefix:access:options:common:perUser:)`` to
+  /// ``close()``.
+  public let common: any DatabaseAccess
+  private let options: OpenOptions
+  private let perUser: (any DatabasePreparation)?
+  /// The signed-in user, read by any thread.
+  private let current = Mutex<(id: String, database: any DatabaseAccess)?>(nil)
+  /// Serializes switching, erasing and closing, which wait for work in flight.
+  private let operations = Mutex(())
+
+  private static let suffix = ".sqlite"
+  /// The longest suffix SQLite adds to a database's name.
+  private static let longestSatellite = "-journal"
+  private static let nameLimit = 255
+
+  /// Opens (creating the folder when missing) the common database, brought up to date by
+  /// `common`.
+  /// - Parameters:
+  ///   - path: the folder.
+  ///   - prefix: the file name prefix: 1 to 64 ASCII letters, digits or `-`.
+  ///   - access: `.queue` (default) or `.pool(maximumReaderCount:)`.
+  ///   - options: how each database opens (as for ``Connection/init(path:options:)``).
+  ///   - common: what brings the common database up to date when it opens, such as a
+  ///     `Migrator` (its migrations, or its models).
+  ///   - perUser: the same for each user's database.
+  /// - Throws: ``DatabaseDirectoryError`` for a bad prefix or a folder that cannot be made;
+  ///   `SQLiteError` or ``MigratorError`` from opening or migrating the common database.
+  public init(
+    path: String, prefix: String, access: Access = .queue, options: OpenOptions = OpenOptions(),
+    common: (any DatabasePreparation)? = nil, perUser: (any DatabasePreparation)? = nil
+  ) throws {
+    let allowed: (UInt8) -> Bool = {
+      (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0)
+        || $0 == 0x2D
+    }
+    guard (1...64).contains(prefix.utf8.count), prefix.utf8.allSatisfy(allowed) else {
+      throw DatabaseDirectoryError.invalidPrefix(prefix)
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw DatabaseDirectoryError.fileSystem(path: path, reason: error.localizedDescription)
+    }
+    self.path = path
+    self.prefix = prefix
+    self.access = access
+    self.options = options
+    self.perUser = perUser
+    self.common = try Self.open(
+      (path as NSString).appendingPathComponent(prefix + "_common" + Self.suffix), access,
+      options, common)
+  }
+
+  // MARK: Users
+
+  /// The signed-in user's id and database, read together, or `nil`.
+  public var currentUser: (id: String, database: any DatabaseAccess)? { current.withLock { $0 } }
+
+  /// The path of a user's database file (whether or not it exists).
+  /// - Throws: ``DatabaseDirectoryError/userIDTooLong(bytes:limit:)``.
+  public func databasePath(forUser id: String) throws -> String {
+    let name = prefix + "_" + UserFileName.encode(id) + Self.suffix
+    let limit = Self.nameLimit - Self.longestSatellite.utf8.count
+    guard name.utf8.count <= limit else {
+      throw DatabaseDirectoryError.userIDTooLong(bytes: name.utf8.count, limit: limit)
+    }
+    return (path as NSString).appendingPathComponent(name)
+  }
+
+  /// Signs a user in: opens (creating when missing) and migrates their database, then
+  /// closes the previous user's after the work in flight on it is done. `nil` signs out.
+  ///
+  /// When opening the new database fails, the previous user stays signed in.
+  /// - Returns: the new user's database, or `nil` after signing out.
+  /// - Throws: ``DatabaseDirectoryError/userIDTooLong(bytes:limit:)``; `SQLiteError` or
+  ///   ``MigratorError`` from opening or migrating; `SQLiteError` from closing the previous
+  ///   database (which then stays signed in).
+  @discardableResult
+  public func switchUser(to id: String?) throws -> (any DatabaseAccess)? {
+    try operations.withLock { _ in
+      let previous = current.withLock { $0 }
+      if let previous, let id, Self.same(previous.id, id) { return previous.database }
+      let next = try id.map { id in
+        (id: id, database: try Self.open(databasePath(forUser: id), access, options, perUser))
+      }
+      if let previous {
+        do {
+          try previous.database.close()
+        } catch {
+          try? next?.database.close()
+          throw error
+        }
+      }
+      current.withLock { $0 = next }
+      return next?.database
+    }
+  }
+
+  /// The ids of the users who have a database in the folder, sorted.
+  /// - Throws: ``DatabaseDirectoryError/fileSystem(path:reason:)`` when the folder cannot
+  ///   be read.
+  public func users() throws -> [String] {
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: path)
+    } catch {
+      throw DatabaseDirectoryError.fileSystem(path: path, reason: error.localizedDescription)
+    }
+    let start = prefix + "_"
+    return names.compactMap { name -> String? in
+      guard name.hasPrefix(start), name.hasSuffix(Self.suffix) else { return nil }
+      let encoded = name.dropFirst(start.count).dropLast(Self.suffix.count)
+      return UserFileName.decode(encoded)
+    }.sorted()
+  }
+
+  /// Erases a user's database: signs them out first when signed in (waiting for work in
+  /// flight), then removes the file with its `-wal`, `-shm` and `-journal`. A user with no
+  /// database is nothing to erase.
+  ///
+  /// When another connection still has the database open, nothing is deleted. The database
+  /// file is renamed away first, in one step, so a failure never leaves half a database.
+  /// An open connection is always seen on a WAL database (`.pool`); in rollback-journal
+  /// mode (`.queue` by default) SQLite holds no lock while a connection is idle, so only
+  /// one that is reading or writing is seen.
+  /// - Throws: ``DatabaseDirectoryError/databaseInUse(user:path:)`` while another
+  ///   connection has the database open or is using it;
+  ///   ``DatabaseDirectoryError/fileSystem(path:reason:)``; `SQLiteError` from closing.
+  public func eraseUser(_ id: String) throws {
+    let file = try databasePath(forUser: id)
+    try operations.withLock { _ in
+      if let signedIn = current.withLock({ $0 }), Self.same(signedIn.id, id) {
+        try signedIn.database.close()
+        current.withLock { $0 = nil }
+      }
+      let manager = FileManager.default
+      guard manager.fileExists(atPath: file) else {
+        for satellite in ["-wal", "-shm", "-journal"] {
+          try? manager.removeItem(atPath: file + satellite)
+        }
+        return
+      }
+      try Self.withExclusiveAccess(to: file, user: id) {
+        // One rename takes the database away; what is left are files no database uses.
+        let doomed = file + ".erasing-" + UUID().uuidString
+        do {
+          try manager.moveItem(atPath: file, toPath: doomed)
+        } catch {
+          throw DatabaseDirectoryError.fileSystem(path: file, reason: error.localizedDescription)
+        }
+        for satellite in ["-wal", "-shm", "-journal"] {
+          try? manager.removeItem(atPath: file + satellite)
+        }
+        try? manager.removeItem(atPath: doomed)
+      }
+    }
+  }
+
+  /// Closes the current user's database and the common one, after the work in flight.
+  /// - Throws: `SQLiteError` from closing.
+  public func close() throws {
+    try operations.withLock { _ in
+      if let signedIn = current.withLock({ $0 }) {
+        try signedIn.database.close()
+        current.withLock { $0 = nil }
+      }
+      try common.close()
+    }
+  }
+
+  // MARK: Internals
+
+  /// Ids are told apart by their UTF-8 bytes, as their file names are: `"é"` written as one
+  /// scalar or as `e` and a combining accent are two users, though Swift's `==` calls the
+  /// strings equal.
+  private static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+
+  private static func open(
+    _ file: String, _ access: Access, _ options: OpenOptions,
+    _ preparation: (any DatabasePreparation)?
+  ) throws -> any DatabaseAccess {
+    let database: any DatabaseAccess =
+      switch access {
+      case .queue: try DatabaseQueue(path: file, options: options)
+      case .pool(let readers):
+        try DatabasePool(path: file, options: options, maximumReaderCount: readers)
+      }
+    do {
+      try preparation?.prepare(database)
+    } catch {
+      try? database.close()
+      throw error
+    }
+    return database
+  }
+
+  /// Runs `body` while holding the database so that no other connection can use it: a
+  /// WAL database is taken out of WAL mode (which SQLite refuses while another connection
+  /// has it open), then an exclusive lock is taken (refused while another one reads or
+  /// writes). On failure the file is left as it was.
+  private static func withExclusiveAccess(
+    to file: String, user: String, _ body: () throws -> Void
+  ) throws {
+    var options = OpenOptions()
+    options.busyTimeout = 0
+    options.flags = [.readWrite, .noMutex]
+    let probe = try Connection(path: file, options: options)
+    defer { try? probe.close() }
+    let inUse = DatabaseDirectoryError.databaseInUse(user: user, path: file)
+    let wasWAL = (try? probe.journalMode()) == .wal
+    if wasWAL {
+      guard (try? probe.setJournalMode(.delete)) == .delete else { throw inUse }
+    }
+    do {
+      try probe.execute("BEGIN EXCLUSIVE")
+    } catch {
+      if wasWAL { _ = try? probe.setJournalMode(.wal) }
+      throw inUse
+    }
+    do {
+      try body()
+    } catch {
+      try? probe.execute("ROLLBACK")
+      if wasWAL { _ = try? probe.setJournalMode(.wal) }
+      throw error
+    }
+    try? probe.execute("ROLLBACK")
+  }
+}

@@ -1,0 +1,235 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A database file in WAL mode shared by any number of threads and tasks: one writer, and
+/// reads that run beside it, each on its own read-only connection.
+///
+/// ```swift
+/// let pool = try DatabasePool(path: "app.sqlite")
+/// try pool.write { db in try db.run("INSERT INTO user(name) VALUES (?)", ["Ann"]) }
+/// let count = try await pool.read { db in try db.scalar(Int.self, "SELECT count(*) FROM user") }
+/// ```
+///
+/// - Writes run one at a time on the writer connection, each in one IMMEDIATE transaction,
+///   as on a ``DatabaseQueue``.
+/// - Each read runs on a reader connection (opened read-only, when first needed, up to
+///   `maximumReaderCount`) inside one deferred transaction: it sees one committed snapshot
+///   from its start to its end, whatever commits meanwhile, and never waits for a write.
+///   When every reader is busy, a read waits for one.
+/// - A read called from inside a write runs on the writer and sees that write's changes.
+/// - SQLite checkpoints the log by itself when a commit leaves it over 1,000 pages; call
+///   ``checkpoint(_:)`` for more (`.truncate` empties the `-wal` file).
+///
+/// `DatabasePool` is `Sendable`; it conforms to ``DatabaseAccess`` with the same
+/// semantics as ``DatabaseQueue``. The `Connection` handed to a closure belongs to it.
+/// A pool needs a file: WAL does not apply to an in-memory database.
+public final class DatabasePool: DatabaseAccess {
+  /// The path of the database file.
+  public let path: String
+  /// The most reader connections the pool opens.
+  public let maximumReaderCount: Int
+  private let writer: SerializedDatabase
+  private let readerOptions: OpenOptions
+  private let state = Mutex(ReaderState())
+  /// One permit per reader connection: a read holds one from checkout to checkin.
+  private let permits: DispatchSemaphore
+
+  private struct ReaderState {
+    var idle: [SerializedDatabase] = []
+    var all: [SerializedDatabase] = []
+    var isClosed = false
+  }
+
+  /// Opens (and by default creates) a database file and puts it in WAL mode.
+  /// - Parameters:
+  ///   - path: a file path (not `":memory:"`).
+  ///   - options: as for ``Connection/init(path:options:)``, for the writer; its
+  ///     `journalMode` is ignored (always WAL). Readers open the file read-only with the
+  ///     same busy timeout.
+  ///   - maximumReaderCount: how many reads may run at once (at least 1). Default 4.
+  /// - Throws: `SQLiteError` when the file cannot be opened or is not a database;
+  ///   `.misuse` for an in-memory path; `.cannotOpen` when SQLite cannot put it in WAL mode.
+  public init(path: String, options: OpenOptions = OpenOptions(), maximumReaderCount: Int = 4)
+    throws
+  {
+    if path.isEmpty || path == ":memory:" || options.flags.contains(.memory) {
+      throw SQLiteError.misuse(
+        "a DatabasePool needs a database file: WAL mode does not apply to '\(path)'; "
+          + "use a DatabaseQueue for an in-memory database")
+    }
+    self.path = path
+    self.maximumReaderCount = max(1, maximumReaderCount)
+    var writerOptions = options
+    writerOptions.journalMode = .wal
+    writer = try SerializedDatabase(
+      path: path, options: writerOptions, role: .readWrite, ownerName: "DatabasePool")
+    let mode = try writer.writeWithoutTransaction { db in try db.journalMode() }
+    guard mode == .wal else {
+      try? writer.close()
+      throw SQLiteError(
+        extendedCode: .cannotOpen,
+        message: "cannot open '\(path)' as a DatabasePool: its journal mode stays "
+          + "'\(mode.rawValue)', not 'wal'")
+    }
+    var readerOptions = OpenOptions()
+    readerOptions.flags = [.readOnly, .noMutex]
+    if options.flags.contains(.uri) { readerOptions.flags.insert(.uri) }
+    readerOptions.busyTimeout = options.busyTimeout
+    readerOptions.doubleQuotedStringLiterals = options.doubleQuotedStringLiterals
+    readerOptions.statementCacheCapacity = options.statementCacheCapacity
+    readerOptions.foreignKeys = options.foreignKeys
+    self.readerOptions = readerOptions
+    permits = DispatchSemaphore(value: self.maximumReaderCount)
+  }
+
+  // MARK: Synchronous access
+
+  /// Runs `body` on a reader connection, in one read transaction: it sees one committed
+  /// snapshot throughout and runs beside writes. Blocks the caller while every reader is
+  /// busy. From inside a write, runs on the writer and sees that write's changes.
+  /// - Throws: what `body` throws; `SQLiteError` `.readOnly` for a write attempted in it
+  ///   (readers are opened read-only); `.misuse` once closed; what opening a reader throws.
+  @discardableResult
+  public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+    if let current = SerializedDatabase.current {
+      if current == writer.identity { return try writer.read(body) }
+      if let reader = state.withLock({ $0.all.first { $0.identity == current } }) {
+        return try reader.read(body)
+      }
+    }
+    permits.wait()
+    defer { permits.signal() }
+    let reader = try checkOut()
+    defer { checkIn(reader) }
+    return try reader.read(body)
+  }
+
+  /// Runs `body` on the writer in one IMMEDIATE transaction (a savepoint when nested in
+  /// another write): committed when it returns, rolled back when it throws.
+  /// - Throws: what `body` throws, after the rollback; `SQLiteError` for BEGIN/COMMIT
+  ///   failures; `.readOnly` when called from inside a ``read(_:)-3duv6``; `.misuse` once closed.
+  @discardableResult
+  public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+    try checkNotInsideRead("write(_:)")
+    return try writer.write(body)
+  }
+
+  /// Runs `body` on the writer outside any transaction.
+  /// - Throws: what `body` throws; `.readOnly` from inside a ``read(_:)-3duv6``; `.misuse` once
+  ///   closed.
+  @discardableResult
+  public func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+    try checkNotInsideRead("writeWithoutTransaction(_:)")
+    return try writer.writeWithoutTransaction(body)
+  }
+
+  // MARK: Asynchronous access
+
+  /// Like ``read(_:)``, suspending the task instead of blocking it. A dispatch worker
+  /// thread, not one of the task's, waits for a free reader.
+  /// - Throws: as ``read(_:)``.
+  @discardableResult
+  public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
+    async throws -> T
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Result { try self.read(body) })
+      }
+    }
+  }
+
+  /// Like ``write(_:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``write(_:)``.
+  @discardableResult
+  public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
+    async throws -> T
+  {
+    try await writer.write(body)
+  }
+
+  /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``writeWithoutTransaction(_:)``.
+  @discardableResult
+  public func writeWithoutTransaction<T: Sendable>(
+    _ body: @escaping @Sendable (Connection) throws -> T
+  ) async throws -> T {
+    try await writer.writeWithoutTransaction(body)
+  }
+
+  // MARK: Control
+
+  /// Runs a WAL checkpoint on the writer, after the writes queued before it.
+  /// - Parameter mode: `.passive` (default) never waits; `.truncate` waits (within the
+  ///   busy timeout) for reads in flight and leaves an empty `-wal` file.
+  /// - Returns: the log's size in frames and how many are now in the database file.
+  /// - Throws: `SQLiteError` `.busy` when a waiting mode could not finish in time;
+  ///   `.misuse` once closed.
+  @discardableResult
+  public func checkpoint(_ mode: CheckpointMode = .passive) throws -> Connection.CheckpointResult {
+    try writeWithoutTransaction { db in try db.checkpoint(mode) }
+  }
+
+  /// Interrupts every statement running now on the writer and the readers.
+  /// Safe from any thread.
+  public func interrupt() {
+    writer.interrupt()
+    for reader in state.withLock({ $0.all }) { reader.interrupt() }
+  }
+
+  /// Refuses new work, waits for the writes and reads in flight, then closes every
+  /// connection. Later calls throw `SQLiteError` `.misuse`; closing again does nothing.
+  /// - Throws: `.misuse` from inside one of the pool's closures (it would wait for itself);
+  ///   `.busy` when statements prepared in a closure are still alive.
+  public func close() throws {
+    if let current = SerializedDatabase.current,
+      current == writer.identity || state.withLock({ $0.all.contains { $0.identity == current } })
+    {
+      throw SQLiteError.misuse("close() was called from inside one of the DatabasePool's closures")
+    }
+    state.withLock { $0.isClosed = true }
+    // Holding every permit means no read is in flight, and none can start.
+    for _ in 0..<maximumReaderCount { permits.wait() }
+    defer { for _ in 0..<maximumReaderCount { permits.signal() } }
+    var firstError: (any Error)?
+    for reader in state.withLock({ $0.all }) {
+      do { try reader.close() } catch { firstError = firstError ?? error }
+    }
+    // The writer goes last: as the file's last connection, it checkpoints the log and
+    // removes the -wal and -shm files (a read-only reader could not).
+    do { try writer.close() } catch { firstError = firstError ?? error }
+    if let firstError { throw firstError }
+  }
+
+  /// The number of reader connections opened so far.
+  public var readerCount: Int { state.withLock { $0.all.count } }
+
+  // MARK: Readers
+
+  private func checkNotInsideRead(_ call: String) throws {
+    guard let current = SerializedDatabase.current, current != writer.identity,
+      state.withLock({ $0.all.contains { $0.identity == current } })
+    else { return }
+    throw SQLiteError(
+      extendedCode: .readOnly, message: "\(call) was called from inside read(_:)")
+  }
+
+  /// An idle reader, or a new one when none is idle. The caller holds a permit, so the
+  /// pool never opens more than `maximumReaderCount`.
+  private func checkOut() throws -> SerializedDatabase {
+    let idle = try state.withLock { state throws(SQLiteError) -> SerializedDatabase? in
+      if state.isClosed { throw SQLiteError.misuse("the DatabasePool is closed") }
+      return state.idle.popLast()
+    }
+    if let idle { return idle }
+    let reader = try SerializedDatabase(
+      path: path, options: readerOptions, role: .reader, ownerName: "DatabasePool")
+    state.withLock { $0.all.append(reader) }
+    return reader
+  }
+
+  private func checkIn(_ reader: SerializedDatabase) {
+    state.withLock { $0.idle.append(reader) }
+  }
+}

@@ -1,0 +1,239 @@
+import Dispatch
+import Foundation
+
+/// One connection behind a private serial dispatch queue: the engine of ``DatabaseQueue``,
+/// of a ``DatabasePool``'s writer and of each of its readers.
+///
+/// Closures run one at a time, in order. A call made from inside one of its own closures
+/// runs inline. The connection is lent to the running closure's thread only (see
+/// ``ConnectionOwner``).
+final class SerializedDatabase: Sendable {
+  /// What the connection is for.
+  enum Role {
+    /// Reads run with `PRAGMA query_only` on, writes in IMMEDIATE transactions.
+    case readWrite
+    /// A read-only connection: each read is one deferred transaction, so it sees one
+    /// committed snapshot from start to end; writes are refused.
+    case reader
+  }
+
+  let path: String
+  let role: Role
+  /// The public type's name, for messages (`"DatabaseQueue"`, `"DatabasePool"`).
+  let ownerName: String
+  private let dispatchQueue: DispatchQueue
+  // Only ever touched on `dispatchQueue`, which serializes every use.
+  nonisolated(unsafe) private let connection: Connection
+  nonisolated(unsafe) private var readDepth = 0
+  /// How many closures are running, nested one in another.
+  nonisolated(unsafe) private var depth = 0
+  nonisolated(unsafe) private var isClosed = false
+  /// Who left a transaction open when no closure runs, for the next write's error.
+  nonisolated(unsafe) private var openTransactionOrigin: String?
+  /// The schema version a reader last saw: when it changes, model tables are checked again.
+  nonisolated(unsafe) private var schemaVersion: Int?
+  private let owner: ConnectionOwner
+  private let token = Token()
+
+  private final class Token: Sendable {}
+  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+  /// The token of the serialized database whose queue runs the caller, if any.
+  static var current: ObjectIdentifier? { DispatchQueue.getSpecific(key: queueKey) }
+
+  /// This database's identity, as ``current`` reports it.
+  var identity: ObjectIdentifier { ObjectIdentifier(token) }
+
+  init(path: String, options: OpenOptions, role: Role, ownerName: String) throws {
+    self.path = path
+    self.role = role
+    self.ownerName = ownerName
+    let connection = try Connection(path: path, options: options)
+    let owner = ConnectionOwner(name: ownerName)
+    connection.owner = owner
+    self.connection = connection
+    self.owner = owner
+    self.dispatchQueue = DispatchQueue(label: "SwiftLite.\(ownerName)(\(path))")
+    dispatchQueue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(token))
+  }
+
+  /// Whether the caller runs inside one of this database's closures.
+  var isOnQueue: Bool { Self.current == ObjectIdentifier(token) }
+
+  private func onQueue<T>(_ body: () throws -> T) rethrows -> T {
+    if isOnQueue { return try body() }
+    return try dispatchQueue.sync(execute: body)
+  }
+
+  private func async<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      dispatchQueue.async { continuation.resume(with: Result { try body() }) }
+    }
+  }
+
+  // MARK: Access
+
+  func read<T>(_ body: (Connection) throws -> T) throws -> T {
+    try onQueue { try readOnQueue(body) }
+  }
+
+  func write<T>(_ body: (Connection) throws -> T) throws -> T {
+    try onQueue { try writeOnQueue(body) }
+  }
+
+  func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+    try onQueue { try writeWithoutTransactionOnQueue(body) }
+  }
+
+  func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    try await async { try self.readOnQueue(body) }
+  }
+
+  func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    try await async { try self.writeOnQueue(body) }
+  }
+
+  func writeWithoutTransaction<T: Sendable>(
+    _ body: @escaping @Sendable (Connection) throws -> T
+  ) async throws -> T {
+    try await async { try self.writeWithoutTransactionOnQueue(body) }
+  }
+
+  /// Interrupts the statement running now, if any. Safe from any thread.
+  func interrupt() { connection.interrupt() }
+
+  /// Waits for the closures queued before it, then closes the connection.
+  /// - Throws: `.misuse` from inside one of its closures (it would wait for itself);
+  ///   `SQLiteError` `.busy` when statements prepared in a closure are still alive.
+  func close() throws {
+    if isOnQueue {
+      throw SQLiteError.misuse("close() was called from inside one of the \(ownerName)'s closures")
+    }
+    try dispatchQueue.sync {
+      guard !isClosed else { return }
+      try owner.lending { try connection.close() }
+      isClosed = true
+    }
+  }
+
+  // MARK: On the queue
+
+  private func enter<T>(_ body: () throws -> T) throws -> T {
+    if isClosed { throw SQLiteError.misuse("the \(ownerName) is closed") }
+    return try owner.lending {
+      depth += 1
+      defer { depth -= 1 }
+      return try body()
+    }
+  }
+
+  private func writeWithoutTransactionOnQueue<T>(_ body: (Connection) throws -> T) throws -> T {
+    if role == .reader {
+      throw SQLiteError(
+        extendedCode: .readOnly, message: "a reader connection of a \(ownerName) cannot write")
+    }
+    if readDepth > 0 {
+      throw SQLiteError(
+        extendedCode: .readOnly,
+        message: "writeWithoutTransaction(_:) was called from inside read(_:)")
+    }
+    return try enter {
+      defer {
+        if depth == 1 {
+          openTransactionOrigin =
+            connection.isInTransaction ? "writeWithoutTransaction without COMMIT or ROLLBACK" : nil
+        }
+      }
+      return try body(connection)
+    }
+  }
+
+  private func readOnQueue<T>(_ body: (Connection) throws -> T) throws -> T {
+    try enter {
+      if readDepth > 0 { return try body(connection) }
+      readDepth += 1
+      defer { readDepth -= 1 }
+      switch role {
+      case .reader: return try snapshotRead(body)
+      // Inside a write, the read sees that write's changes and may not add its own.
+      case .readWrite: return try queryOnly(body)
+      }
+    }
+  }
+
+  /// Runs `body` with `PRAGMA query_only` on, so a write in it fails with `.readOnly`.
+  private func queryOnly<T>(_ body: (Connection) throws -> T) throws -> T {
+    // The restore is registered first: an interrupt can land on this pragma after it took
+    // effect, and the read then fails with the connection already read-only.
+    defer {
+      // With interrupts held, the pragma cannot be cut short: a connection left read-only
+      // would refuse every later write.
+      connection.withInterruptsHeld {
+        var attempts = 0
+        while (try? connection.run("PRAGMA query_only = 0")) == nil, attempts < 3 {
+          attempts += 1
+        }
+      }
+    }
+    try connection.run("PRAGMA query_only = 1")
+    return try body(connection)
+  }
+
+  /// One deferred transaction: its first read fixes the snapshot for the whole closure.
+  /// BEGIN and COMMIT go through the statement cache: a read pays no parsing for them.
+  private func snapshotRead<T>(_ body: (Connection) throws -> T) throws -> T {
+    try connection.run("BEGIN DEFERRED TRANSACTION")
+    do {
+      // Reading the schema version starts the read transaction now, and tells whether
+      // the writer changed the schema since this reader last looked.
+      let version = try connection.scalar(Int.self, "PRAGMA schema_version") ?? 0
+      if version != schemaVersion {
+        connection.attachments.removeAll()
+        schemaVersion = version
+      }
+      let result = try body(connection)
+      try connection.run("COMMIT TRANSACTION")
+      return result
+    } catch {
+      connection.rollbackQuietly("ROLLBACK TRANSACTION")
+      throw error
+    }
+  }
+
+  private func writeOnQueue<T>(_ body: (Connection) throws -> T) throws -> T {
+    if role == .reader {
+      throw SQLiteError(
+        extendedCode: .readOnly, message: "a reader connection of a \(ownerName) cannot write")
+    }
+    if readDepth > 0 {
+      throw SQLiteError(
+        extendedCode: .readOnly, message: "write(_:) was called from inside read(_:)")
+    }
+    return try enter {
+      if connection.isInTransaction {
+        // Nested in another closure of this queue, the write joins its transaction. A
+        // transaction still open when no closure runs was left by an earlier one: joining
+        // it would report success for a write that is not committed.
+        guard depth > 1 else {
+          throw SQLiteError(
+            extendedCode: .misuse,
+            message: "write(_:) found a transaction left open by an earlier closure ("
+              + (openTransactionOrigin ?? "writeWithoutTransaction without COMMIT or ROLLBACK")
+              + "); end it first")
+        }
+        return try connection.savepoint(nil, body)
+      }
+      do {
+        return try connection.transaction(.immediate, body)
+      } catch {
+        // The transaction's own rollback holds interrupts off; should SQLite still keep
+        // the transaction open, end it here so the next closure starts clean.
+        if connection.isInTransaction {
+          connection.rollbackQuietly("ROLLBACK TRANSACTION")
+          if connection.isInTransaction { openTransactionOrigin = "a write whose rollback failed" }
+        }
+        throw error
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+
+/// Marks a connection as owned by a ``DatabaseQueue`` or ``DatabasePool``: the owner lends
+/// it to one thread at a time, for the length of a closure, and the connection refuses to
+/// run SQL on any other thread.
+///
+/// A connection that escapes its closure (`let c = try queue.read { $0 }`) would otherwise
+/// run SQL beside the owner's own work on the same `SQLITE_OPEN_NOMUTEX` handle, which
+/// corrupts SQLite's state and can crash the process. The check is one atomic load and
+/// one `pthread_self()` per statement run or prepared, and per ``Statement/step()`` of a
+/// statement made by ``Connection/prepare(_:)``.
+final class ConnectionOwner: Sendable {
+  /// What owns the connection, for the error message (`"DatabaseQueue"`, ...).
+  let name: String
+  /// The thread the connection is lent to, or 0 when no closure of the owner runs.
+  private let holder = Atomic<UInt>(0)
+
+  init(name: String) { self.name = name }
+
+  /// An identifier of the calling thread.
+  static var currentThread: UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
+
+  /// Lends the connection to the calling thread until ``takeBack()``.
+  func lend() { holder.store(Self.currentThread, ordering: .releasing) }
+
+  /// Ends the loan: from now on, nobody may run SQL on the connection.
+  func takeBack() { holder.store(0, ordering: .releasing) }
+
+  /// Runs `body` with the connection lent to the calling thread, then takes it back. A
+  /// call nested in a loan on the same thread keeps the outer loan.
+  func lending<T>(_ body: () throws -> T) rethrows -> T {
+    if holder.load(ordering: .acquiring) == Self.currentThread { return try body() }
+    lend()
+    defer { takeBack() }
+    return try body()
+  }
+
+  /// Throws unless the calling thread holds the connection now.
+  func check(_ sql: String?) throws(SQLiteError) {
+    guard holder.load(ordering: .acquiring) != Self.currentThread else { return }
+    throw SQLiteError.misuse(
+      "this connection belongs to a \(name) and was used outside its closures: "
+        + "keep the Connection (and statements prepared on it) inside the closure "
+        + "that received it", sql: sql)
+  }
+}

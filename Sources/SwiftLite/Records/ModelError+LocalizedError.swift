@@ -1,0 +1,6 @@
+import Foundation
+
+extension ModelError: LocalizedError {
+  /// The same text as `description`, so `localizedDescription` shows it on every platform.
+  public var errorDescription: String? { description }
+}

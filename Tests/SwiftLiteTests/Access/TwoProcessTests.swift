@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+@testable import SwiftLite
+
+/// Two processes writing one file: this test process and a helper executable built with
+/// the package (`SwiftLiteProcessHelper`), each through a queue or a pool.
+final class TwoProcessTests: SQLiteTestCase {
+  private let rowsPerWriter = 300
+
+  /// The helper, built next to the test bundle.
+  private func helperURL() throws -> URL {
+    #if os(Linux)
+      let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    #else
+      let testBinary = Bundle(for: Self.self).bundleURL
+    #endif
+    let url = testBinary.deletingLastPathComponent().appendingPathComponent(
+      "SwiftLiteProcessHelper")
+    guard FileManager.default.isExecutableFile(atPath: url.path) else {
+      throw TestError(id: 404)  // build with `swift build --build-tests` first
+    }
+    return url
+  }
+
+  private func run(_ mode: String) throws {
+    let file = path("\(mode).sqlite")
+    let setup = try Connection(path: file)
+    try setup.execute(
+      "CREATE TABLE event(id INTEGER PRIMARY KEY, writer TEXT NOT NULL, n INTEGER NOT NULL)")
+    try setup.close()
+
+    let helper = try helperURL()
+    var children: [(Process, Pipe)] = []
+    for child in 0..<2 {
+      let process = Process()
+      let errors = Pipe()
+      process.executableURL = helper
+      process.arguments = [mode, file, "child\(child)", String(rowsPerWriter)]
+      process.standardError = errors
+      try process.run()
+      children.append((process, errors))
+    }
+    // This process writes beside them.
+    let database: any DatabaseAccess =
+      mode == "pool" ? try DatabasePool(path: file) : try DatabaseQueue(path: file)
+    for n in 0..<rowsPerWriter {
+      try database.write { db in
+        try db.run("INSERT INTO event(writer, n) VALUES ('parent', ?)", [n])
+      }
+    }
+    for (process, errors) in children {
+      process.waitUntilExit()
+      let message = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      XCTAssertEqual(process.terminationStatus, 0, "a child failed: \(message)")
+      XCTAssertFalse(message.contains("locked"), message)
+    }
+    let counts = try database.read { db in
+      try db.query("SELECT writer, count(DISTINCT n) FROM event GROUP BY writer ORDER BY writer")
+        .map { "\(try $0.get(String.self, at: 0))=\(try $0.get(Int.self, at: 1))" }
+    }
+    XCTAssertEqual(
+      counts, ["child0=\(rowsPerWriter)", "child1=\(rowsPerWriter)", "parent=\(rowsPerWriter)"])
+    XCTAssertEqual(
+      try database.read { try $0.scalar(Int.self, "SELECT count(*) FROM event") },
+      3 * rowsPerWriter)
+    try database.close()
+  }
+
+  func testTwoProcessesWriteOneFileThroughQueues() throws { try run("queue") }
+
+  func testTwoProcessesWriteOneFileThroughPools() throws { try run("pool") }
+}
