@@ -63,7 +63,7 @@ extension Workloads {
           values: values[base], values[base + 1], values[base + 2], values[base + 3],
           values[base + 4], values[base + 5], values[base + 6], values[base + 7],
           values[base + 8], values[base + 9])
-        try insert.execute()
+        try insert.run()
       }
     }
     let rows = trial.rows
@@ -76,7 +76,7 @@ extension Workloads {
           let insert = try db.prepare("INSERT INTO log(x) VALUES (?)")
           for n in 0..<rows {
             try insert.bind(values: Int64(n))
-            try insert.execute()
+            try insert.run()
           }
         }
       } catch {

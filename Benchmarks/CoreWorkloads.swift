@@ -15,7 +15,7 @@ extension Workloads {
   /// timed, COMMIT (an fsync, the same disk work on both sides) is not: it only adds noise.
   static let insert = Workload(
     name: "insert",
-    summary: "insert rows in one transaction: prepare once, bind(values:) + execute() per row",
+    summary: "insert rows in one transaction: prepare once, bind(values:) + run() per row",
     target: 1.10,
     swiftLite: { trial in
       try swiftLiteInsert(trial) { insert, v, base in
@@ -29,7 +29,7 @@ extension Workloads {
   /// The same, binding an array of arguments (`[any SQLiteValueConvertible?]`).
   static let insertArray = Workload(
     name: "insert_array",
-    summary: "insert rows in one transaction: prepare once, bind([...]) + execute() per row",
+    summary: "insert rows in one transaction: prepare once, bind([...]) + run() per row",
     target: nil,
     swiftLite: { trial in
       try swiftLiteInsert(trial) { insert, v, base in
@@ -51,7 +51,7 @@ extension Workloads {
       let insert = try db.prepare(Fixtures.insertSQL)
       for base in stride(from: 0, to: trial.rows * 10, by: 10) {
         try bind(insert, v, base)
-        try insert.execute()
+        try insert.run()
       }
     }
     try db.execute("COMMIT")

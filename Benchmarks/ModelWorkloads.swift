@@ -58,7 +58,7 @@ extension Workloads {
           try insert.bind(
             values: Int64(row + 1), v[b + 1], v[b + 2], v[b + 3], v[b + 4], v[b + 5], v[b + 6],
             v[b + 7], v[b + 8], v[b + 9])
-          try insert.execute()
+          try insert.run()
         }
       }
     }

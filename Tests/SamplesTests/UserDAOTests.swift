@@ -45,11 +45,17 @@ final class UserDAOTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(try makeDAO().findAll(), [ann])
   }
 
-  func testCreateReplacesAUserWithTheSameId() throws {
+  func testCreateRefusesATakenIdAndSaveReplacesIt() throws {
     let dao = try makeDAO()
     try dao.create(ann)
-    try dao.create(User(userId: "u1", userName: "Ann B.", userAge: 35))
-    XCTAssertEqual(try rowsInFile(), [[.text("u1"), .text("Ann B."), .integer(35)]])
+    XCTAssertThrowsError(try dao.create(User(userId: "u1", userName: "Other", userAge: 1))) {
+      XCTAssertEqual($0 as? UserDAOError, .userExists(userId: "u1"))
+    }
+    try dao.save(User(userId: "u1", userName: "Ann B.", userAge: 35))
+    try dao.save(bob)
+    XCTAssertEqual(
+      try rowsInFile(),
+      [[.text("u1"), .text("Ann B."), .integer(35)], [.text("u2"), .text("Bob"), .integer(27)]])
   }
 
   func testModifyChangesTheStoredUser() throws {

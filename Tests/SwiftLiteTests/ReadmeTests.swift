@@ -31,7 +31,7 @@ final class ReadmeTests: TemporaryDirectoryTestCase {
     let insert = try db.prepare("INSERT INTO user(name) VALUES (?)")
     for name in ["Bob", "Cy"] {
       try insert.bind([name])
-      try insert.execute()
+      try insert.run()
     }
 
     var duplicate: SQLiteError?
@@ -67,7 +67,7 @@ final class ReadmeTests: TemporaryDirectoryTestCase {
 
     let db = try Connection(path: path)
     try db.save(ReadmePerson(personID: nil, name: "Ann", age: 30, likes: ["tea"], email: nil))
-    let adults = try db.find(
+    let adults = try db.findAll(
       ReadmePerson.self, where: "age >= ?", [18], orderBy: "name", limit: 20)
     XCTAssertEqual(adults.map(\.name), ["Ann"])
     XCTAssertTrue(try db.migrationPlan(for: ReadmePerson.self).isEmpty)

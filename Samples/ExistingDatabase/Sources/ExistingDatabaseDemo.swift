@@ -69,7 +69,7 @@ public struct ExistingDatabaseDemo {
         "  \(customer.firstName) \(customer.lastName), \(customer.country), since "
           + customer.createdAt.formatted(day))
     }
-    let january = try reader.find(
+    let january = try reader.findAll(
       Invoice.self, where: "InvoiceDate >= ? AND InvoiceDate < ?", ["2021-01-01", "2021-02-01"],
       orderBy: "InvoiceDate")
     say(

@@ -60,7 +60,7 @@ public struct PersonStoreDemo {
         "  #\(person.personID ?? 0) \(person.name), \(person.personAge), likes "
           + "\(person.personLikes), email \(person.email ?? "none")")
     }
-    let adults = try evolved.find(PersonV2.self, where: "personAge >= ?", [21], orderBy: "name")
+    let adults = try evolved.findAll(PersonV2.self, where: "personAge >= ?", [21], orderBy: "name")
     say("Adults by name: " + adults.map(\.name).joined(separator: ", "))
 
     // 3. One table per chat, same model.

@@ -1,9 +1,9 @@
-// A tour of UserDAO: create, find, modify, remove and list users in UserList.sqlite.
+// A tour of UserDAO: save, find, modify, remove and list users in UserList.sqlite.
 //
 //   swift run UserDAO [directory]        (or USERDAO_DIRECTORY=... swift run UserDAO)
 //
 // The directory defaults to the current one. Running the demo again on the same file gives
-// the same output: `create` inserts or replaces.
+// the same output: `save` inserts or updates.
 import Foundation
 import UserDAOSample
 
@@ -30,8 +30,8 @@ func runDemo() throws {
     User(userId: "u3", userName: "O'Brien; DROP TABLE user; --", userAge: 41),
   ]
   for user in users {
-    try dao.create(user)
-    print("create   \(describe(user))")
+    try dao.save(user)
+    print("save     \(describe(user))")
   }
 
   if let ann = try dao.findById("u1") { print("findById u1 -> \(describe(ann))") }

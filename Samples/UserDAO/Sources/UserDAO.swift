@@ -107,13 +107,33 @@ public final class UserDAO: Sendable {
 
   // MARK: Writing
 
-  /// Stores `user`: inserts it, or replaces the stored user with the same id.
+  /// Inserts `user` as a new user.
+  /// - Parameter user: the user to store.
+  /// - Throws: ``UserDAOError/userExists(userId:)`` when a user already has its id (nothing
+  ///   is changed), `SQLiteError` for a database failure.
+  public func create(_ user: User) throws {
+    do {
+      try dbQueue.write { db in
+        try db.run(
+          "INSERT INTO user (user_id, user_name, user_age) VALUES (?, ?, ?)",
+          [user.userId, user.userName, user.userAge])
+      }
+    } catch let error as SQLiteError where error.constraintKind == .primaryKey {
+      throw UserDAOError.userExists(userId: user.userId)
+    }
+  }
+
+  /// Stores `user`: inserts it, or updates the stored user with the same id (one UPSERT,
+  /// so the row is updated in place, never deleted and inserted again).
   /// - Parameter user: the user to store.
   /// - Throws: `SQLiteError`.
-  public func create(_ user: User) throws {
+  public func save(_ user: User) throws {
     try dbQueue.write { db in
       try db.run(
-        "INSERT OR REPLACE INTO user (user_id, user_name, user_age) VALUES (?, ?, ?)",
+        """
+        INSERT INTO user (user_id, user_name, user_age) VALUES (?, ?, ?)
+        ON CONFLICT (user_id) DO UPDATE SET user_name = excluded.user_name, user_age = excluded.user_age
+        """,
         [user.userId, user.userName, user.userAge])
     }
   }

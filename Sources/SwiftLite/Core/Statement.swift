@@ -11,7 +11,7 @@ import Foundation
 /// let insert = try db.prepare("INSERT INTO point(x, y) VALUES (?, ?)")
 /// for (x, y) in points {
 ///   try insert.bind(values: x, y)
-///   try insert.execute()
+///   try insert.run()
 /// }
 /// ```
 ///
@@ -177,7 +177,7 @@ public final class Statement {
 
   /// Runs the statement to completion, ignoring rows it returns, then resets it.
   /// - Throws: `SQLiteError` when a step fails; the statement is reset either way.
-  public func execute() throws(SQLiteError) {
+  public func run() throws(SQLiteError) {
     defer { sqlite3_reset(handle) }
     while try step() {}
   }

@@ -22,7 +22,7 @@ extension Statement {
   /// let insert = try db.prepare("INSERT INTO point(x, y, label) VALUES (?, ?, ?)")
   /// for point in points {
   ///   try insert.bind(values: point.x, point.y, point.label)  // label: String?
-  ///   try insert.execute()
+  ///   try insert.run()
   /// }
   /// ```
   ///

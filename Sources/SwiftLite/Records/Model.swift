@@ -16,7 +16,7 @@
 /// }
 ///
 /// try db.save(Person(personID: nil, name: "Ann", age: 30, likes: ["tea"]))
-/// let adults = try db.find(Person.self, where: "age >= ?", [18], orderBy: "name")
+/// let adults = try db.findAll(Person.self, where: "age >= ?", [18], orderBy: "name")
 /// ```
 ///
 /// The columns are inferred from the type alone (no instance needed): the property types of

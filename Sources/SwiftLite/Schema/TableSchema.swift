@@ -2,7 +2,7 @@ import Synchronization
 
 /// A table's shape: columns, primary key, indexes and foreign keys.
 ///
-/// ``TableSchema/init(_:table:)`` infers it from a ``Model`` type; ``SchemaInspector`` reads
+/// ``TableSchema/init(_:target:)`` infers it from a ``Model`` type; ``SchemaInspector`` reads
 /// it from a database with SQLite's pragmas. ``AutoMigration`` compares the two.
 public struct TableSchema: Sendable, Hashable {
   /// The table name.
@@ -47,10 +47,16 @@ public struct TableSchema: Sendable, Hashable {
   /// The schema a model type asks for, inferred from the type alone (no instance).
   /// - Parameters:
   ///   - model: the model type.
-  ///   - table: a table name other than ``Model/tableName`` (for per-target tables).
+  ///   - target: selects the per-target table ``Model/tableName(target:)``; `nil` for the
+  ///     model's own table, as in every model operation.
   /// - Throws: ``ModelError`` when a property's type cannot be inferred or the declaration
   ///   names properties that do not exist.
-  public init<M: Model>(_ model: M.Type, table: String? = nil) throws {
+  public init<M: Model>(_ model: M.Type, target: String? = nil) throws {
+    try self.init(model, table: target.map { M.tableName(target: $0) })
+  }
+
+  /// The schema a model asks for, for the table named `table` (the model's own when `nil`).
+  init<M: Model>(_ model: M.Type, table: String?) throws {
     var schema = try Self.cachedSchema(for: model)
     if let table, table != schema.name {
       schema.indexes = zip(M.indexes, schema.indexes).map { declared, index in

@@ -151,7 +151,7 @@ final class ModelTable {
       } else {
         try encoder.encode(model)
       }
-      try statement.execute()
+      try statement.run()
     }
   }
 

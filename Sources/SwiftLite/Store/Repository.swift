@@ -8,8 +8,20 @@
 /// let ann = try users.findById("u1")
 /// try users.modify(User(userId: "u1", userName: "Ann", userAge: 31))
 /// try users.remove("u1")
-/// let adults = try await users.find(where: "userAge >= ?", [18])   // from a task
+/// let adults = try await users.findAll(where: "userAge >= ?", [18])   // from a task
 /// ```
+///
+/// Each verb is one of the model operations on ``Connection``, run in a read or a write:
+///
+/// | Repository | Connection | when no row matches |
+/// |---|---|---|
+/// | `findById(_:)` | ``Connection/find(_:id:target:)`` | `nil` |
+/// | `findAll(orderBy:)`, `findAll(where:...)` | ``Connection/findAll(_:orderBy:limit:offset:target:)``, ``Connection/findAll(_:where:_:orderBy:limit:offset:target:)`` | `[]` |
+/// | `count(where:_:)` | ``Connection/count(_:where:_:target:)`` | `0` |
+/// | `create(_:)` | ``Connection/insert(_:target:)`` | a taken key throws |
+/// | `save(_:)` | ``Connection/save(_:target:)-(M,_)`` | inserted |
+/// | `modify(_:)` | ``Connection/update(_:target:)`` | ``ModelError/notFound(table:key:)`` |
+/// | `remove(_:)` | ``Connection/delete(_:key:target:)`` | ``ModelError/notFound(table:key:)`` |
 ///
 /// The table is created or migrated when the repository is made, on the writing connection
 /// and outside any transaction (so a rebuild can pause foreign keys as SQLite requires):
@@ -52,12 +64,12 @@ public final class Repository<M: Model>: Sendable {
 
   /// The models where a condition holds, its values bound.
   /// - Throws: `SQLiteError`; `DecodingError`.
-  public func find(
+  public func findAll(
     where condition: String, _ arguments: StatementArguments = [], orderBy: String? = nil,
     limit: Int? = nil, offset: Int? = nil
   ) throws -> [M] {
     try database.read { db in
-      try db.find(
+      try db.findAll(
         M.self, where: condition, arguments, orderBy: orderBy, limit: limit, offset: offset,
         target: target)
     }
@@ -94,12 +106,7 @@ public final class Repository<M: Model>: Sendable {
   /// - Throws: ``ModelError/notFound(table:key:)`` when there is none; `SQLiteError`.
   public func remove(_ id: some SQLiteValueConvertible) throws {
     let value = try id.sqliteValue()
-    try database.write { db in
-      guard try db.delete(M.self, key: [value], target: target) else {
-        throw ModelError.notFound(
-          table: target.map { M.tableName(target: $0) } ?? M.tableName, key: [value])
-      }
-    }
+    try database.write { db in try db.delete(M.self, key: [value], target: target) }
   }
 
   /// The number of rows, or of rows where a condition holds.
@@ -133,15 +140,15 @@ extension Repository where M: Sendable {
     }
   }
 
-  /// Like ``find(where:_:orderBy:limit:offset:)``, suspending the task instead of blocking it.
-  /// - Throws: as ``find(where:_:orderBy:limit:offset:)``.
-  public func find(
+  /// Like ``findAll(where:_:orderBy:limit:offset:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``findAll(where:_:orderBy:limit:offset:)``.
+  public func findAll(
     where condition: String, _ arguments: StatementArguments = [], orderBy: String? = nil,
     limit: Int? = nil, offset: Int? = nil
   ) async throws -> [M] {
     let target = self.target
     return try await database.read { db in
-      try db.find(
+      try db.findAll(
         M.self, where: condition, arguments, orderBy: orderBy, limit: limit, offset: offset,
         target: target)
     }
@@ -182,12 +189,7 @@ extension Repository where M: Sendable {
   public func remove(_ id: some SQLiteValueConvertible) async throws {
     let value = try id.sqliteValue()
     let target = self.target
-    let table = tableName
-    try await database.write { db in
-      guard try db.delete(M.self, key: [value], target: target) else {
-        throw ModelError.notFound(table: table, key: [value])
-      }
-    }
+    try await database.write { db in try db.delete(M.self, key: [value], target: target) }
   }
 
   /// Like ``count(where:_:)``, suspending the task instead of blocking it.

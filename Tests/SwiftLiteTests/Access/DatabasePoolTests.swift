@@ -244,7 +244,7 @@ final class DatabasePoolTests: SQLiteTestCase {
     let count = try await people.count(where: "id > ?", [1])
     XCTAssertEqual(count, 2)
     try await people.remove(1)
-    let left = try await people.find(where: "id >= ?", [2], orderBy: "id", limit: 5)
+    let left = try await people.findAll(where: "id >= ?", [2], orderBy: "id", limit: 5)
     XCTAssertEqual(left.map(\.name), ["Bob", "Cyd"])
     do {
       try await people.remove(1)

@@ -121,14 +121,14 @@ final class QueueStressTests: SQLiteTestCase {
         // on the insert's first step.
         try? db.forEachRow("SELECT x FROM t") { _ in
           db.interrupt()
-          do { try insert.execute() } catch SQLiteError.Code.interrupt { interrupted = true }
+          do { try insert.run() } catch SQLiteError.Code.interrupt { interrupted = true }
         }
         XCTAssertTrue(interrupted)
         XCTAssertFalse(db.isInTransaction, "SQLite rolled the transaction back")
         self.assertSQLiteError(try db.run("INSERT INTO t VALUES (3)")) {
           XCTAssertEqual($0.extendedCode, .abortRollback)
         }
-        self.assertSQLiteError(try insert.execute()) {
+        self.assertSQLiteError(try insert.run()) {
           XCTAssertEqual($0.extendedCode, .abortRollback)
         }
       })
@@ -249,11 +249,11 @@ final class QueueStressTests: SQLiteTestCase {
     try db.save([
       Note(id: nil, text: "Ann"), Note(id: nil, text: "Bob"), Note(id: nil, text: "Ann"),
     ])
-    let found = try db.find(
+    let found = try db.findAll(
       Note.self, where: "text = :swiftlite_limit", ["swiftlite_limit": "Ann"], orderBy: "id",
       limit: 1)
     XCTAssertEqual(found.map(\.text), ["Ann"])
-    let page = try db.find(
+    let page = try db.findAll(
       Note.self, where: "text = :swiftlite_offset OR text = :swiftlite_limit_1",
       ["swiftlite_offset": "Ann", "swiftlite_limit_1": "Bob"], orderBy: "id", limit: 2,
       offset: 1)

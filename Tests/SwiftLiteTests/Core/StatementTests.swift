@@ -146,8 +146,8 @@ final class StatementTests: SQLiteTestCase {
   func testResetRunsAgainWithTheSameBindings() throws {
     let insert = try db.prepare("INSERT INTO person(name, age) VALUES (?, ?)")
     try insert.bind(["Ann", 1])
-    try insert.execute()
-    try insert.execute()  // execute resets, bindings are kept
+    try insert.run()
+    try insert.run()  // execute resets, bindings are kept
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM person WHERE name = 'Ann'"), 2)
 
     let select = try db.prepare("SELECT name FROM person WHERE age = ?")
@@ -173,10 +173,10 @@ final class StatementTests: SQLiteTestCase {
   func testStepThrowsAndTheStatementCanRunAgain() throws {
     let insert = try db.prepare("INSERT INTO person(id, name) VALUES (?, ?)")
     try insert.bind([1, "Ann"])
-    try insert.execute()
-    assertSQLiteError(try insert.execute()) { XCTAssertEqual($0.constraintKind, .primaryKey) }
+    try insert.run()
+    assertSQLiteError(try insert.run()) { XCTAssertEqual($0.constraintKind, .primaryKey) }
     try insert.bind([2, "Bob"])
-    try insert.execute()
+    try insert.run()
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM person"), 2)
   }
 
@@ -267,7 +267,7 @@ final class FailedBindTests: SQLiteTestCase {
     try db.execute("CREATE TABLE t(a, b)")
     let insert = try db.prepare("INSERT INTO t VALUES (?, ?)")
     try insert.bind(values: 1, "secret")
-    try insert.execute()
+    try insert.run()
     let failures: [() throws -> Void] = [
       { try insert.bind([2, Double.nan]) },
       { try insert.bind(values: 3, Double.nan) },
@@ -277,7 +277,7 @@ final class FailedBindTests: SQLiteTestCase {
     ]
     for fail in failures {
       XCTAssertThrowsError(try fail())
-      try insert.execute()  // what a caller that ignored the error would insert
+      try insert.run()  // what a caller that ignored the error would insert
     }
     // Before: (2, 'secret'), (3, 'secret'), (3, 'secret'), ...
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t WHERE b = 'secret'"), 1)

@@ -271,8 +271,8 @@ final class RowMappedTests: SQLiteTestCase {
     XCTAssertEqual(try db.find(FastRecord.self, id: Int64.max), nulls)
     XCTAssertEqual(try db.find(FastRecord.self, key: [.integer(1)]), extremes)
     XCTAssertNil(try db.find(FastRecord.self, id: 5))
-    XCTAssertEqual(try db.find(FastRecord.self, where: "count IS NULL"), [nulls])
-    XCTAssertEqual(try db.find(FastRecord.self, where: "id > ?", [0], limit: 1), [extremes])
+    XCTAssertEqual(try db.findAll(FastRecord.self, where: "count IS NULL"), [nulls])
+    XCTAssertEqual(try db.findAll(FastRecord.self, where: "id > ?", [0], limit: 1), [extremes])
   }
 
   func testUpdatesSavesAndDeletesThroughTheMapping() throws {
@@ -290,8 +290,10 @@ final class RowMappedTests: SQLiteTestCase {
     else { return }
     XCTAssertEqual(table, "record")
     XCTAssertEqual(key, [.integer(42)])
-    XCTAssertTrue(try db.delete(changed))
-    XCTAssertFalse(try db.delete(changed))
+    try db.delete(changed)
+    guard case .notFound = thrownError(ModelError.self, { try db.delete(changed) }) else {
+      return XCTFail("expected notFound")
+    }
     XCTAssertEqual(try db.count(FastRecord.self), 2)
   }
 

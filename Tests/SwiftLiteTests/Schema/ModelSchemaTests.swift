@@ -497,7 +497,7 @@ final class ModelSchemaTests: ModelTestCase {
         ?? false)
     // COLLATE NOCASE in a search.
     XCTAssertEqual(
-      try db.find(Constrained.self, where: "name = ?", ["ANN"]).map(\.email), ["ann@x.org"])
+      try db.findAll(Constrained.self, where: "name = ?", ["ANN"]).map(\.email), ["ann@x.org"])
     XCTAssertEqual(try db.count(Constrained.self), 2)
     XCTAssertFalse(try db.needsMigration(Constrained.self))
   }
@@ -669,9 +669,9 @@ final class ModelSchemaTests: ModelTestCase {
     XCTAssertEqual(try db.find(Weird.self, id: 1), first)
     XCTAssertEqual(try db.findAll(Weird.self, orderBy: "\"primary key\""), [first, second])
     XCTAssertEqual(
-      try db.find(Weird.self, where: "\"group by\" = ?", ["g2"]), [second])
+      try db.findAll(Weird.self, where: "\"group by\" = ?", ["g2"]), [second])
     XCTAssertEqual(
-      try db.find(Weird.self, where: "\"say \"\"hi\"\"; DROP TABLE x; --\" > :n", ["n": 1]),
+      try db.findAll(Weird.self, where: "\"say \"\"hi\"\"; DROP TABLE x; --\" > :n", ["n": 1]),
       [second])
     XCTAssertThrowsError(try db.insert(Weird(id: nil, group: "g1", select: nil, quoted: 3))) {
       XCTAssertEqual(($0 as? SQLiteError)?.constraintKind, .unique, "\($0)")
@@ -686,8 +686,8 @@ final class ModelSchemaTests: ModelTestCase {
     try db.run(
       "INSERT INTO " + SQLIdentifier.quote(table)
         + " (\"group by\", \"say \"\"hi\"\"; DROP TABLE x; --\") VALUES ('g9', 9)")
-    XCTAssertEqual(try db.find(Weird.self, where: "\"group by\" = 'g9'").first?.select, "it's")
-    XCTAssertTrue(try db.delete(Weird.self, id: 7))
+    XCTAssertEqual(try db.findAll(Weird.self, where: "\"group by\" = 'g9'").first?.select, "it's")
+    try db.delete(Weird.self, id: 7)
     XCTAssertEqual(try db.count(Weird.self), 2)
 
     // A rebuild (rename) and an added column with these names, on a new connection.
@@ -885,7 +885,7 @@ final class ModelSingleValueTests: ModelTestCase {
     XCTAssertEqual(try db.scalar(String.self, "SELECT mood FROM Diary"), "sad")
     XCTAssertEqual(try db.scalar(String.self, "SELECT moods FROM Diary"), #"["happy","sad"]"#)
     XCTAssertEqual(
-      try db.find(Diary.self, where: "mood = ?", ["sad"]),
+      try db.findAll(Diary.self, where: "mood = ?", ["sad"]),
       [Diary(id: 1, mood: .sad, moods: [.happy, .sad])])
   }
 }

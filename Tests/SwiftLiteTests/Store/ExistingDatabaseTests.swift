@@ -124,7 +124,8 @@ final class ExistingDatabaseTests: ModelTestCase {
     XCTAssertEqual(try db.find(Customer.self, key: [.integer(1)])?.company, "Embraer")
     XCTAssertEqual(try db.findAll(Customer.self, orderBy: "CustomerId").count, 3)
     XCTAssertEqual(
-      try db.find(Customer.self, where: "Country = ?", ["Canada"]).map(\.firstName), ["François"])
+      try db.findAll(Customer.self, where: "Country = ?", ["Canada"]).map(\.firstName), ["François"]
+    )
     XCTAssertEqual(try db.count(Invoice.self), 3)
     XCTAssertEqual(try db.count(Invoice.self, where: "Paid"), 2)
     XCTAssertTrue(try db.exists(InvoiceLine.self, id: 3))
@@ -140,7 +141,7 @@ final class ExistingDatabaseTests: ModelTestCase {
     let repository = try Repository<Invoice>(queue)
     XCTAssertEqual(try repository.findById(2)?.total, 25)
     XCTAssertEqual(try repository.findAll(orderBy: "InvoiceId").map(\.paid), [true, false, true])
-    XCTAssertEqual(try repository.find(where: "Total > ?", [2]).map(\.invoiceId), [2, 3])
+    XCTAssertEqual(try repository.findAll(where: "Total > ?", [2]).map(\.invoiceId), [2, 3])
     XCTAssertEqual(try repository.count(), 3)
     XCTAssertEqual(try queue.read { try $0.findAll(InvoiceLine.self).count }, 3)
 
@@ -220,7 +221,7 @@ final class ExistingDatabaseTests: ModelTestCase {
       artistsBefore.dropLast() + [
         "INTEGER:3|TEXT:'Aerosmith'", "INTEGER:4|TEXT:'Alanis Morissette'",
       ])
-    XCTAssertTrue(try db.delete(Artist.self, id: 4))
+    try db.delete(Artist.self, id: 4)
 
     // The table's own constraints still hold: a CHECK SwiftLite knows nothing of.
     XCTAssertThrowsError(

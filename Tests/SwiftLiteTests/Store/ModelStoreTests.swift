@@ -431,18 +431,23 @@ final class ModelStoreTests: ModelTestCase {
     let db = try open()
     let people = (1...6).map { Person(id: Int64($0), name: "p\($0)", age: $0 * 10, email: nil) }
     try db.save(people)
-    XCTAssertTrue(try db.delete(people[0]))
-    XCTAssertFalse(try db.delete(people[0]), "already gone")
-    XCTAssertTrue(try db.delete(Person.self, id: 2))
-    XCTAssertFalse(try db.delete(Person.self, id: 99))
+    try db.delete(people[0])
+    guard case .notFound = thrownError(ModelError.self, { try db.delete(people[0]) }) else {
+      return XCTFail("expected notFound")
+    }
+    try db.delete(Person.self, id: 2)
+    guard case .notFound = thrownError(ModelError.self, { try db.delete(Person.self, id: 99) })
+    else {
+      return XCTFail("expected notFound")
+    }
     XCTAssertEqual(try db.findAll(Person.self, orderBy: "id").map(\.id), [3, 4, 5, 6])
 
     // Conditions take bound values: a hostile value is a value.
-    XCTAssertEqual(try db.delete(Person.self, where: "name = ?", ["x' OR 1=1 --"]), 0)
-    XCTAssertEqual(try db.delete(Person.self, where: "age >= ? AND age < ?", [40, 60]), 2)
-    XCTAssertEqual(try db.delete(Person.self, where: "name = :name", ["name": "p3"]), 1)
+    XCTAssertEqual(try db.deleteAll(Person.self, where: "name = ?", ["x' OR 1=1 --"]), 0)
+    XCTAssertEqual(try db.deleteAll(Person.self, where: "age >= ? AND age < ?", [40, 60]), 2)
+    XCTAssertEqual(try db.deleteAll(Person.self, where: "name = :name", ["name": "p3"]), 1)
     XCTAssertEqual(try db.findAll(Person.self).map(\.id), [6])
-    XCTAssertThrowsError(try db.delete(Person.self, where: "age > ?", [])) { error in
+    XCTAssertThrowsError(try db.deleteAll(Person.self, where: "age > ?", [])) { error in
       XCTAssertNotNil(error as? SQLiteError, "\(error)")
     }
     XCTAssertEqual(try db.count(Person.self), 1, "a failed delete deletes nothing")
@@ -452,7 +457,7 @@ final class ModelStoreTests: ModelTestCase {
       Enrollment(studentID: "s1", courseID: 1, grade: 1),
       Enrollment(studentID: "s1", courseID: 2, grade: 2),
     ])
-    XCTAssertTrue(try db.delete(Enrollment.self, key: ["s1", 2]))
+    try db.delete(Enrollment.self, key: ["s1", 2])
     XCTAssertFalse(try db.exists(Enrollment.self, key: ["s1", 2]))
     XCTAssertTrue(try db.exists(Enrollment.self, key: ["s1", 1]))
 
@@ -501,30 +506,33 @@ final class ModelStoreTests: ModelTestCase {
 
     // Positional and named arguments, with order, limit and offset.
     XCTAssertEqual(
-      try db.find(Person.self, where: "age = ? AND id > ?", [1, 1], orderBy: "id").map(\.id),
+      try db.findAll(Person.self, where: "age = ? AND id > ?", [1, 1], orderBy: "id").map(\.id),
       [4, 7, 10])
     XCTAssertEqual(
-      try db.find(Person.self, where: "age = ?", [1], orderBy: "id", limit: 2, offset: 1).map(\.id),
+      try db.findAll(Person.self, where: "age = ?", [1], orderBy: "id", limit: 2, offset: 1).map(
+        \.id),
       [4, 7])
     XCTAssertEqual(
-      try db.find(Person.self, where: "age = :age", ["age": 1], orderBy: "id DESC", limit: 2)
+      try db.findAll(Person.self, where: "age = :age", ["age": 1], orderBy: "id DESC", limit: 2)
         .map(\.id), [10, 7])
     XCTAssertEqual(
-      try db.find(
+      try db.findAll(
         Person.self, where: "age = :age AND name <> :name", ["age": 1, "name": "p10"],
         orderBy: "id",
         limit: 5, offset: 1
       ).map(\.id), [7, 10])
     XCTAssertEqual(
-      try db.find(Person.self, where: "name LIKE ?", ["p0%"], orderBy: "name", offset: 5).map(\.id),
+      try db.findAll(Person.self, where: "name LIKE ?", ["p0%"], orderBy: "name", offset: 5).map(
+        \.id),
       [5, 4, 3, 2])
-    XCTAssertEqual(try db.find(Person.self, where: "name = ?", ["' OR ''='"]), [])
-    XCTAssertThrowsError(try db.find(Person.self, where: "age = ?", [1, 2])) {
+    XCTAssertEqual(try db.findAll(Person.self, where: "name = ?", ["' OR ''='"]), [])
+    XCTAssertThrowsError(try db.findAll(Person.self, where: "age = ?", [1, 2])) {
       XCTAssertNotNil($0 as? SQLiteError, "\($0)")
     }
     // The same statements again (cached) give the same answers.
     XCTAssertEqual(
-      try db.find(Person.self, where: "age = ?", [2], orderBy: "id", limit: 2, offset: 1).map(\.id),
+      try db.findAll(Person.self, where: "age = ?", [2], orderBy: "id", limit: 2, offset: 1).map(
+        \.id),
       [5, 8])
 
     // Composite key.
@@ -586,11 +594,11 @@ final class ModelStoreTests: ModelTestCase {
     XCTAssertEqual(try db.find(Message.self, id: 1, target: "chat 2")?.text, "other")
     XCTAssertEqual(try db.find(Message.self, id: 1)?.text, "main")
     XCTAssertEqual(
-      try db.find(Message.self, where: "text LIKE ?", ["h%"], target: "chat1").count, 2)
+      try db.findAll(Message.self, where: "text LIKE ?", ["h%"], target: "chat1").count, 2)
     XCTAssertEqual(
-      try db.delete(Message.self, where: "sentAt < ?", [firstDate], target: "chat1"), 0)
+      try db.deleteAll(Message.self, where: "sentAt < ?", [firstDate], target: "chat1"), 0)
     XCTAssertEqual(
-      try db.delete(Message.self, where: "sentAt <= ?", [firstDate], target: "chat1"), 2)
+      try db.deleteAll(Message.self, where: "sentAt <= ?", [firstDate], target: "chat1"), 2)
     try db.update(Message(id: 1, text: "edited", sentAt: secondDate), target: "chat 2")
     XCTAssertEqual(try db.find(Message.self, id: 1, target: "chat 2")?.text, "edited")
     XCTAssertTrue(try db.exists(Message.self, id: 1, target: "chat 2"))
@@ -633,7 +641,7 @@ final class ModelStoreTests: ModelTestCase {
     XCTAssertEqual(try people.count(where: "age > ?", [30]), 2)
     XCTAssertEqual(try people.findAll(orderBy: "id").map(\.age), [31, 51, 6, 7])
     XCTAssertEqual(
-      try people.find(where: "age < ?", [10], orderBy: "id DESC", limit: 1).map(\.id), [7])
+      try people.findAll(where: "age < ?", [10], orderBy: "id DESC", limit: 1).map(\.id), [7])
     try people.remove(5)
     XCTAssertNil(try people.findById(5))
     XCTAssertThrowsError(try people.create(Person(id: 1, name: "Dup", age: 0, email: nil))) {
@@ -667,7 +675,7 @@ final class ModelStoreTests: ModelTestCase {
           try people.modify(Person(id: id, name: read.name, age: index + 1, email: read.email))
           if index % 4 == 0 { try people.remove(id) }
           _ = try people.count()
-          _ = try people.find(where: "age > ?", [index], limit: 3)
+          _ = try people.findAll(where: "age > ?", [index], limit: 3)
         }
       } catch {
         failures.withLock { $0.append("worker \(worker): \(error)") }

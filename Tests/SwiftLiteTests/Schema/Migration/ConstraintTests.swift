@@ -45,7 +45,7 @@ final class ConstraintTests: ModelTestCase {
 
     let other = try open()
     try other.migrate(ItemV14.self)
-    XCTAssertEqual(try other.find(ItemV14.self, where: "name = ?", ["APPLE"]).map(\.id), [1])
+    XCTAssertEqual(try other.findAll(ItemV14.self, where: "name = ?", ["APPLE"]).map(\.id), [1])
     XCTAssertFalse(try XCTUnwrap(other.storedSQL("Item")).contains("CHECK"))
 
     // A CHECK the rows violate is refused, leaving the file as it was.

@@ -47,7 +47,7 @@ final class PrimaryAndForeignKeyTests: ModelTestCase {
     try db.save([
       TagV1(code: "a", label: "A"), TagV1(code: "b", label: "B"), TagV1(code: "c", label: "C"),
     ])
-    XCTAssertTrue(try db.delete(TagV1.self, id: "a"))
+    try db.delete(TagV1.self, id: "a")
     let before = try db.query("SELECT rowid, code FROM Tag ORDER BY code").map {
       "\(try $0.get(Int.self, at: 0)) \(try $0.get(String.self, at: 1))"
     }
@@ -79,7 +79,7 @@ final class PrimaryAndForeignKeyTests: ModelTestCase {
       }
       try db.save(written)
       // The cascade works before the migration.
-      XCTAssertTrue(try db.delete(AuthorV1.self, id: 3))
+      try db.delete(AuthorV1.self, id: 3)
       XCTAssertEqual(try db.count(BookV1.self), 4)
       try db.close()
     }
@@ -107,7 +107,7 @@ final class PrimaryAndForeignKeyTests: ModelTestCase {
     try assertIntact(db)
 
     // The cascade still works afterwards, and a dangling child is still refused.
-    XCTAssertTrue(try db.delete(AuthorV2.self, id: 1))
+    try db.delete(AuthorV2.self, id: 1)
     XCTAssertEqual(try db.findAll(BookV1.self, orderBy: "id").map(\.id), [21, 22])
     XCTAssertThrowsError(try db.save(BookV1(id: 99, authorID: 42, title: "orphan"))) {
       XCTAssertEqual(($0 as? SQLiteError)?.constraintKind, .foreignKey, "\($0)")
@@ -177,7 +177,7 @@ final class PrimaryAndForeignKeyTests: ModelTestCase {
     // Outside, every row is kept, and the tree still cascades.
     try db.migrate(CategoryV2.self)
     XCTAssertEqual(try open().findAll(CategoryV2.self, orderBy: "id"), expected)
-    XCTAssertTrue(try db.delete(CategoryV2.self, id: 2))
+    try db.delete(CategoryV2.self, id: 2)
     XCTAssertEqual(try db.findAll(CategoryV2.self).map(\.id), [1])
     try assertIntact(try open())
   }

@@ -1,0 +1,123 @@
+import Foundation
+
+// Writing models: one statement each, every value bound. A single-row update or delete of a
+// key that no row has throws ModelError.notFound; the bulk forms return how many rows changed.
+extension Connection {
+  /// Inserts the model, or updates the row with its primary key: one UPSERT statement.
+  /// A `nil` integer key is assigned by SQLite (read it with ``lastInsertRowID``).
+  /// - Throws: `EncodingError` for a value SQLite cannot store; `SQLiteError` for a
+  ///   violated constraint (a UNIQUE column other than the key, say).
+  public func save<M: Model>(_ model: M, target: String? = nil) throws {
+    let table = try writableModelTable(M.self, target: target)
+    try table.upsertWriter(self).write(model)
+  }
+
+  /// Saves many models in one transaction (a savepoint inside an open one), through one
+  /// cached statement. All or none are saved.
+  /// - Throws: as ``save(_:target:)``; nothing is saved then.
+  public func save<M: Model>(_ models: some Sequence<M>, target: String? = nil) throws {
+    let table = try writableModelTable(M.self, target: target)
+    let writer = try table.upsertWriter(self)
+    try savepoint { _ in
+      for model in models {
+        try writer.write(model)
+      }
+    }
+  }
+
+  /// Inserts the model as a new row.
+  /// - Returns: the new row's rowid: the assigned key for an integer primary key.
+  /// - Throws: `SQLiteError` with ``SQLiteError/constraintKind`` `.primaryKey` when the key
+  ///   exists, `.unique` for another unique column; `EncodingError` for unstorable values.
+  @discardableResult
+  public func insert<M: Model>(_ model: M, target: String? = nil) throws -> Int64 {
+    let table = try writableModelTable(M.self, target: target)
+    try table.insertWriter(self).write(model)
+    return lastInsertRowID
+  }
+
+  /// Updates the row with the model's primary key.
+  /// - Throws: ``ModelError/notFound(table:key:)`` when no row has that key;
+  ///   `SQLiteError` for a violated constraint.
+  public func update<M: Model>(_ model: M, target: String? = nil) throws {
+    let table = try writableModelTable(M.self, target: target)
+    try table.encode(model)
+    guard let sql = table.updateSQL else {
+      // Every column is part of the key: there is nothing to update, only to find.
+      let key = table.encodedKey
+      guard try exists(M.self, key: key, target: target) else {
+        throw ModelError.notFound(table: table.name, key: key)
+      }
+      return
+    }
+    let changed = try withCachedStatement(
+      sql,
+      bind: { statement in
+        try table.bind(table.otherPositions, to: statement)
+        try table.bind(
+          table.keyPositions, to: statement, startingAt: Int32(table.otherPositions.count + 1))
+      },
+      { statement in
+        try statement.run()
+        return changes
+      })
+    if changed == 0 { throw ModelError.notFound(table: table.name, key: table.encodedKey) }
+  }
+
+  /// Deletes the row with the model's primary key.
+  /// - Throws: ``ModelError/notFound(table:key:)`` when no row has that key (as ``update(_:target:)``
+  ///   does); `SQLiteError` (a foreign key RESTRICT, say).
+  public func delete<M: Model>(_ model: M, target: String? = nil) throws {
+    let name = target.map { M.tableName(target: $0) } ?? M.tableName
+    guard let table = try modelTable(M.self, target: target, for: .delete) else {
+      throw ModelError.notFound(table: name, key: [])
+    }
+    try table.encode(model)
+    try delete(M.self, key: table.encodedKey, target: target)
+  }
+
+  /// Deletes the row with this (single-column) primary key.
+  /// - Throws: ``ModelError/notFound(table:key:)`` when no row has that key; `SQLiteError`.
+  public func delete<M: Model>(
+    _ model: M.Type, id: some SQLiteValueConvertible, target: String? = nil
+  ) throws {
+    try delete(model, key: [try id.sqliteValue()], target: target)
+  }
+
+  /// Deletes the row with this primary key, one value per key column.
+  /// - Throws: ``ModelError/notFound(table:key:)`` when no row has that key; `SQLiteError`
+  ///   (`.range` for the wrong number of key values).
+  public func delete<M: Model>(_ model: M.Type, key: [SQLiteValue], target: String? = nil) throws {
+    let name = target.map { M.tableName(target: $0) } ?? M.tableName
+    guard let table = try modelTable(model, target: target, for: .delete),
+      try run(
+        "DELETE FROM " + table.quotedName + " WHERE " + table.keyCondition, StatementArguments(key))
+        > 0
+    else { throw ModelError.notFound(table: name, key: key) }
+  }
+
+  /// Deletes the rows where an SQL condition holds, its values bound, never spliced.
+  ///
+  /// ```swift
+  /// try db.deleteAll(Message.self, where: "sentAt < ?", [cutoff], target: chatID)
+  /// ```
+  /// - Returns: the number of rows deleted (none is not an error).
+  /// - Throws: `SQLiteError` for a bad condition or argument count.
+  @discardableResult
+  public func deleteAll<M: Model>(
+    _ model: M.Type, where condition: String, _ arguments: StatementArguments = [],
+    target: String? = nil
+  ) throws -> Int {
+    guard let table = try modelTable(model, target: target, for: .delete) else { return 0 }
+    return try run("DELETE FROM " + table.quotedName + " WHERE " + condition, arguments)
+  }
+
+  /// Deletes every row of the model's table (the table stays).
+  /// - Returns: the number of rows deleted.
+  /// - Throws: `SQLiteError`.
+  @discardableResult
+  public func deleteAll<M: Model>(_ model: M.Type, target: String? = nil) throws -> Int {
+    guard let table = try modelTable(model, target: target, for: .delete) else { return 0 }
+    return try run("DELETE FROM " + table.quotedName)
+  }
+}
