@@ -349,14 +349,6 @@ public final class Statement {
     }
   }
 
-  /// The column's value, with TEXT that is not valid UTF-8 as a BLOB of its bytes and
-  /// `true`: how a materialized row keeps such text (it remembers which values they are).
-  func columnValueKeepingText(at index: Int) -> (value: SQLiteValue, isInvalidText: Bool) {
-    if let value = columnValue(at: index) { return (value, false) }
-    let bytes = withUnsafeColumnBytes(at: index) { Data($0) } ?? Data()
-    return (.blob(bytes), true)
-  }
-
   func columnIsNull(at index: Int) -> Bool {
     sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
   }
@@ -369,10 +361,18 @@ public final class Statement {
   /// Static, on the raw handle: a caller that borrows the statement (through a ``Row``)
   /// then need not retain it around the C calls.
   static func columnInt64(_ handle: OpaquePointer, columnCount: Int, at index: Int) -> Int64? {
-    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index)),
+    guard isColumn(index, of: columnCount),
+      let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index)),
       sqlite3_value_type(value) == SQLITE_INTEGER
     else { return nil }
     return sqlite3_value_int64(value)
+  }
+
+  /// Whether `index` is in `0..<columnCount`, in one unsigned comparison (a negative index
+  /// is a huge unsigned one); the column count comes from SQLite's `Int32`, so an index
+  /// that passes fits one too.
+  @inline(__always) static func isColumn(_ index: Int, of columnCount: Int) -> Bool {
+    UInt(bitPattern: index) < UInt(bitPattern: columnCount)
   }
 
   /// A `String` of exactly these bytes, or `nil` when they are not valid UTF-8 (never
@@ -389,7 +389,8 @@ public final class Statement {
   static func columnText(
     _ handle: OpaquePointer, columnCount: Int, at index: Int, allowingNull: Bool
   ) -> String?? {
-    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    guard isColumn(index, of: columnCount),
+      let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
     else { return nil }
     switch sqlite3_value_type(value) {
     case SQLITE_TEXT:
@@ -411,7 +412,8 @@ public final class Statement {
   static func columnDouble(
     _ handle: OpaquePointer, columnCount: Int, at index: Int, allowingNull: Bool
   ) -> Double?? {
-    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    guard isColumn(index, of: columnCount),
+      let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
     else { return nil }
     switch sqlite3_value_type(value) {
     case SQLITE_FLOAT: return .some(sqlite3_value_double(value))
@@ -425,7 +427,8 @@ public final class Statement {
   static func columnOptionalInt64(_ handle: OpaquePointer, columnCount: Int, at index: Int)
     -> Int64??
   {
-    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    guard isColumn(index, of: columnCount),
+      let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
     else { return nil }
     switch sqlite3_value_type(value) {
     case SQLITE_INTEGER: return .some(sqlite3_value_int64(value))
