@@ -216,6 +216,21 @@ final class ModelTable {
     return keyPositions.map { values[$0] }
   }
 
+  /// The decoder of the last lookup, kept with its statement so that the order of the
+  /// model's keys and their columns are learned once, not once per lookup.
+  private var lookupDecoder: RowDecoder?
+
+  /// A decoder reading `statement`'s rows in place: the last one made for it when it is
+  /// free, else a new one (which is then kept).
+  func decoder(readingInPlace statement: Statement) -> RowDecoder {
+    if let lookupDecoder, lookupDecoder.liveStatement === statement, !lookupDecoder.isDecoding {
+      return lookupDecoder
+    }
+    let decoder = RowDecoder(ignoredProperties: ignored, readingInPlace: statement)
+    lookupDecoder = decoder
+    return decoder
+  }
+
   /// Where a mapped model's positions are among the columns of `statement`'s rows:
   /// computed once per result layout, kept for the next statement with the same layout.
   func readColumns(of statement: Statement) -> ColumnMap {
