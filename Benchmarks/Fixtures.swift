@@ -18,6 +18,7 @@ final class Fixtures {
   private var fileCounter = 0
   private var populated: String?
   private var mixed: String?
+  private var large: String?
 
   /// The one table of the core workloads: ten INTEGER columns, `id` the primary key.
   static let columnCount = 10
@@ -90,6 +91,30 @@ final class Fixtures {
     sqlite3_finalize(insert)
     db.execute("COMMIT")
     populated = path
+    return path
+  }
+
+  /// A database file whose `item` table holds ten times ``rows`` rows (the fixture values
+  /// repeated, with ids of their own), built once with the raw C API.
+  func largeDatabase() -> String {
+    if let large { return large }
+    let path = directory.appendingPathComponent("large.sqlite").path
+    let db = RawDatabase(path: path)
+    db.execute(Self.createTable)
+    db.execute("BEGIN")
+    let insert = db.prepare(Self.insertSQL)
+    for row in 0..<(rows * 10) {
+      let base = (row % rows) * 10
+      db.check(sqlite3_bind_int64(insert, 1, Int64(row + 1)))
+      for column in 1..<Self.columnCount {
+        db.check(sqlite3_bind_int64(insert, Int32(column + 1), values[base + column]))
+      }
+      db.expect(sqlite3_step(insert), SQLITE_DONE)
+      sqlite3_reset(insert)
+    }
+    sqlite3_finalize(insert)
+    db.execute("COMMIT")
+    large = path
     return path
   }
 

@@ -130,7 +130,8 @@ struct Runner {
       }
       let label = index < options.warmup ? "warm-up" : "run \(index - options.warmup + 1)"
       progress(
-        "  \(workload.name) \(label): SwiftLite \(format(seconds[true]!))s, raw \(format(seconds[false]!))s"
+        "  \(workload.name) \(label): SwiftLite \(format(seconds[true]!, workload.unit)), "
+          + "raw \(format(seconds[false]!, workload.unit))"
       )
       if index >= options.warmup {
         swiftLiteTimes.append(seconds[true]!)
@@ -166,6 +167,17 @@ func median(_ values: [Double]) -> Double {
 
 func format(_ seconds: Double) -> String { String(format: "%.4f", seconds) }
 
+/// A measure with its unit: seconds as in ``format(_:)``, anything else (`MB`) with one
+/// decimal and the unit.
+func format(_ value: Double, _ unit: String) -> String {
+  unit == "s" ? format(value) + "s" : String(format: "%.1f ", value) + unit
+}
+
+/// A figure of the table: seconds bare, other units named.
+private func measure(_ value: Double, _ unit: String) -> String {
+  unit == "s" ? format(value) : format(value, unit)
+}
+
 /// The human-readable report: one line per workload.
 func table(_ results: [WorkloadResult], options: Options) -> String {
   func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
@@ -190,8 +202,9 @@ func table(_ results: [WorkloadResult], options: Options) -> String {
     case nil: verdict = "    "
     }
     lines.append(
-      pad(result.workload.name, nameWidth) + pad(format(result.swiftLiteSeconds), 11, right: true)
-        + pad(format(result.rawSeconds), 10, right: true)
+      pad(result.workload.name, nameWidth)
+        + pad(measure(result.swiftLiteSeconds, result.workload.unit), 11, right: true)
+        + pad(measure(result.rawSeconds, result.workload.unit), 10, right: true)
         + pad(String(format: "%.2f", result.ratio), 7, right: true)
         + pad(target, 9, right: true) + "  " + verdict + " " + result.workload.summary)
   }
@@ -201,7 +214,9 @@ func table(_ results: [WorkloadResult], options: Options) -> String {
   return lines.joined(separator: "\n")
 }
 
-/// `{"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}, ...}` in run order.
+/// `{"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}, ...}` in run order; a
+/// workload that measures something else than time adds its `"unit"` (the figures are then
+/// in that unit).
 func json(_ results: [WorkloadResult]) -> String {
   // A side not run (`--side`) has no time: JSON has no NaN, so it is null.
   func number(_ value: Double, _ format: String) -> String {
@@ -210,7 +225,8 @@ func json(_ results: [WorkloadResult]) -> String {
   let entries = results.map { result in
     "  \"\(result.workload.name)\": {\"swiftlite_s\": \(number(result.swiftLiteSeconds, "%.6f")), "
       + "\"raw_s\": \(number(result.rawSeconds, "%.6f")), "
-      + "\"ratio\": \(number(result.ratio, "%.4f"))}"
+      + "\"ratio\": \(number(result.ratio, "%.4f"))"
+      + (result.workload.unit == "s" ? "" : ", \"unit\": \"\(result.workload.unit)\"") + "}"
   }
   return "{\n" + entries.joined(separator: ",\n") + "\n}"
 }

@@ -19,11 +19,14 @@ struct Workload: Sendable {
   let swiftLite: @Sendable (Trial) throws -> Int64
   /// The raw C side.
   let raw: @Sendable (Trial) throws -> Int64
+  /// What a side measures: `"s"` (its time) or `"MB"` (its peak memory, see
+  /// ``Trial/record(_:)``).
+  var unit = "s"
 }
 
 /// The registry of every workload, in report order.
 enum Workloads {
-  static var all: [Workload] { core + models + mapped + mixed + codableFloor + access }
+  static var all: [Workload] { core + models + mapped + mixed + codableFloor + access + memory }
 }
 
 /// What one timed run of one side gets: the shared fixtures and a stopwatch.
@@ -35,6 +38,13 @@ final class Trial {
 
   /// The number of rows the workloads use (`--rows`).
   var rows: Int { fixtures.rows }
+
+  /// Records a measure other than time (a workload whose ``Workload/unit`` is not `"s"`);
+  /// call it, or ``time(_:)``, exactly once per side.
+  func record(_ value: Double) {
+    precondition(seconds == nil, "a workload side must measure exactly once")
+    seconds = value
+  }
 
   /// Times `body`; call it exactly once per side. Set-up before it and checks after it
   /// are not timed.

@@ -12,6 +12,10 @@ func standardError(_ text: String) {
   FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+if CommandLine.arguments.dropFirst().first == MemoryChild.flag {
+  try MemoryChild.run(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 let options: Options
 do {
   options = try Options.parse(Array(CommandLine.arguments.dropFirst()))

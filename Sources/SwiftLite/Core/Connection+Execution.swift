@@ -59,7 +59,7 @@ extension Connection {
 
   /// Runs `body` with the cached statement for `sql`, after `bind` has bound its parameters.
   /// The statement is reset afterwards; a statement whose run failed is evicted.
-  func withCachedStatement<T>(
+  @usableFromInline func withCachedStatement<T>(
     _ sql: String, bind: (Statement) throws -> Void, _ body: (Statement) throws -> T
   ) throws -> T {
     try ensureOpen(sql)
@@ -112,44 +112,101 @@ extension Connection {
 
   /// Runs a query and returns all its rows, each holding its values.
   ///
-  /// All values land in one contiguous buffer shared by the returned rows (one allocation
-  /// for the whole result, not one per row). For large results, prefer ``forEachRow(_:_:_:)``.
+  /// The values are stored compactly (nine bytes per number, text and blobs apart) in a
+  /// few buffers shared by the returned rows, one allocation per thousands of values, none
+  /// ever copied to grow. For large results, prefer ``forEachRow(_:_:_:)``.
   /// TEXT that is not valid UTF-8 keeps its exact bytes: reading it as a `String` throws,
   /// reading it as `Data` gives the bytes (see ``Row``).
   /// - Throws: `SQLiteError` as ``run(_:_:)`` does.
   public func query(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
-    try withCachedStatement(sql, arguments) { statement in
-      var columns = statement.columnCount
-      var values = ContiguousArray<SQLiteValue>()
-      var invalidText: Set<Int> = []
-      var rowCount = 0
-      while try statement.step() {
-        if rowCount == 0 {
-          columns = statement.columnCount  // a re-prepare may change it
-          // One allocation for a one-row result (a lookup), then the usual doubling.
-          values.reserveCapacity(columns)
-        }
-        for index in 0..<columns {
-          if let value = statement.columnValue(at: index) {
-            values.append(value)
-          } else {
-            invalidText.insert(values.count)
-            values.append(statement.columnValueKeepingText(at: index).value)
-          }
-        }
-        rowCount += 1
-      }
-      let buffer = RowBuffer(layout: statement.layout, values: values, invalidText: invalidText)
-      return (0..<rowCount).map { Row(buffer: buffer, base: $0 &* columns) }
-    }
+    try withCachedStatement(sql, arguments, Self.remainingRows(of:))
   }
+
+  /// Runs a query with values of static types bound to its parameters 1, 2, 3, ... in
+  /// order, and returns all its rows: ``query(_:_:)`` without building an array of
+  /// arguments, as ``Statement/bind(values:)-(V)`` binds.
+  ///
+  /// ```swift
+  /// let rows = try db.query("SELECT * FROM user WHERE age >= ? AND city = ?", values: 18, city)
+  /// ```
+  /// - Throws: `SQLiteError`: `.range` when the number of values differs from the
+  ///   statement's parameters, `.mismatch` for a value SQLite cannot store, and what
+  ///   ``query(_:_:)`` throws.
+  @inlinable
+  public func query<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
+    _ sql: String, values first: V, _ rest: repeat each W
+  ) throws -> [Row] {
+    try withCachedStatement(
+      sql, bind: { statement in try statement.bind(values: first, repeat each rest) },
+      Self.remainingRows(of:))
+  }
+
+  /// Every remaining row of a bound statement, materialized: a first buffer holds exactly
+  /// one row (a lookup allocates once), later ones grow to `maximumBufferValues` values.
+  @usableFromInline static func remainingRows(of statement: Statement) throws -> [Row] {
+    guard try statement.step() else { return [] }
+    let columns = statement.columnCount  // a re-prepare may have changed it
+    let layout = statement.layout
+    let handle = statement.handle
+    let largest = Swift.max(1, maximumBufferValues / Swift.max(columns, 1))
+    var buffers: [(buffer: RowBuffer, rows: Int)] = []
+    var buffer = RowBuffer.make(layout: layout, columns: columns, rows: 1)
+    var rowsInBuffer = 0
+    var capacity = 1
+    var total = 0
+    repeat {
+      if rowsInBuffer == capacity {
+        buffers.append((buffer, rowsInBuffer))
+        capacity = Swift.min(capacity == 1 ? 8 : capacity * 2, largest)
+        buffer = RowBuffer.make(layout: layout, columns: columns, rows: capacity)
+        rowsInBuffer = 0
+      }
+      buffer.appendRow(of: handle, columns: columns)
+      rowsInBuffer += 1
+      total += 1
+    } while try statement.step()
+    buffers.append((buffer, rowsInBuffer))
+    var rows: [Row] = []
+    rows.reserveCapacity(total)
+    for (buffer, count) in buffers {
+      for row in 0..<count { rows.append(Row(buffer: buffer, base: row &* columns)) }
+    }
+    return rows
+  }
+
+  /// The most values one buffer of a large result holds (about 590 KB).
+  static let maximumBufferValues = 1 << 16
 
   /// Runs a query and returns its first row, or `nil` when it returns none.
   /// - Throws: `SQLiteError` as ``run(_:_:)`` does.
   public func queryFirst(_ sql: String, _ arguments: StatementArguments = []) throws -> Row? {
-    try withCachedStatement(sql, arguments) { statement in
-      try statement.step() ? statement.row.copy() : nil
-    }
+    try withCachedStatement(sql, arguments, Self.firstRow(of:))
+  }
+
+  /// Runs a query with values of static types bound to its parameters 1, 2, 3, ... in
+  /// order, and returns its first row, or `nil` when it returns none: the fast way to look
+  /// one row up, without an array of arguments, its row copied once into one allocation.
+  ///
+  /// ```swift
+  /// if let user = try db.queryFirst("SELECT name, age FROM user WHERE id = ?", values: id) {
+  ///   let name: String = try user.get("name")
+  /// }
+  /// ```
+  /// - Throws: `SQLiteError`: `.range` when the number of values differs from the
+  ///   statement's parameters, `.mismatch` for a value SQLite cannot store, and what
+  ///   ``queryFirst(_:_:)`` throws.
+  @inlinable
+  public func queryFirst<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
+    _ sql: String, values first: V, _ rest: repeat each W
+  ) throws -> Row? {
+    try withCachedStatement(
+      sql, bind: { statement in try statement.bind(values: first, repeat each rest) },
+      Self.firstRow(of:))
+  }
+
+  /// The next row of a bound statement, materialized, or `nil` at the end.
+  @usableFromInline static func firstRow(of statement: Statement) throws -> Row? {
+    try statement.step() ? Row(buffer: RowBuffer.make(currentRowOf: statement), base: 0) : nil
   }
 
   /// Runs a query and returns the first column of its first row as a Swift type, or `nil`

@@ -51,8 +51,7 @@ public struct Row {
   /// Builds a detached row from names and values (for tests and for your own rows).
   public init(columns: [String], values: [SQLiteValue]) {
     precondition(columns.count == values.count, "one value per column")
-    storage = .buffer(
-      RowBuffer(layout: ColumnLayout(names: columns), values: ContiguousArray(values)), base: 0)
+    storage = .buffer(RowBuffer.make(layout: ColumnLayout(names: columns), values: values), base: 0)
   }
 
   @usableFromInline var layout: ColumnLayout {
@@ -66,7 +65,7 @@ public struct Row {
   public var count: Int {
     switch storage {
     case .statement(let statement): return statement.columnCount
-    case .buffer(let buffer, _): return buffer.layout.names.count
+    case .buffer(let buffer, _): return buffer.columnCount
     }
   }
 
@@ -112,7 +111,7 @@ public struct Row {
   @usableFromInline func isNullValue(at index: Int) -> Bool {
     switch storage {
     case .statement(let statement): return statement.columnIsNull(at: index)
-    case .buffer(let buffer, let base): return buffer.values[base + index].isNull
+    case .buffer(let buffer, let base): return buffer.tag(at: base + index) == RowBuffer.null
     }
   }
 
@@ -122,14 +121,7 @@ public struct Row {
     case .statement(let statement):
       return statement.columnValue(at: index)
     case .buffer(let buffer, let base):
-      let value = buffer.values[base + index]
-      // Such text is kept as a BLOB of its bytes, its position noted.
-      if case .blob = value, !buffer.invalidText.isEmpty,
-        buffer.invalidText.contains(base + index)
-      {
-        return nil
-      }
-      return value
+      return buffer.value(at: base + index)
     }
   }
 
@@ -149,8 +141,7 @@ public struct Row {
     case .statement(let statement):
       return statement.withUnsafeColumnBytes(at: index) { Data($0) } ?? Data()
     case .buffer(let buffer, let base):
-      guard case .blob(let bytes) = buffer.values[base + index] else { return Data() }
-      return bytes
+      return buffer.bytes(at: base + index)
     }
   }
 
@@ -186,10 +177,10 @@ public struct Row {
     case .statement:
       return nil
     case .buffer(let buffer, let base):
-      guard index >= 0 && index < buffer.layout.names.count,
-        case .integer(let number) = buffer.values[base + index]
+      guard Statement.isColumn(index, of: buffer.columnCount),
+        buffer.tag(at: base &+ index) == RowBuffer.integer
       else { return nil }
-      return number
+      return Int64(bitPattern: buffer.payload(at: base &+ index))
     }
   }
 
@@ -201,11 +192,11 @@ public struct Row {
         handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
     }
     guard case .buffer(let buffer, let base) = storage,
-      index >= 0 && index < buffer.layout.names.count
+      Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
-    switch buffer.values[base + index] {
-    case .text(let text): return .some(text)
-    case .null: return allowingNull ? .some(nil) : nil
+    switch buffer.tag(at: base &+ index) {
+    case RowBuffer.text: return .some(buffer.text(at: base &+ index))
+    case RowBuffer.null: return allowingNull ? .some(nil) : nil
     default: return nil
     }
   }
@@ -218,11 +209,11 @@ public struct Row {
         handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
     }
     guard case .buffer(let buffer, let base) = storage,
-      index >= 0 && index < buffer.layout.names.count
+      Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
-    switch buffer.values[base + index] {
-    case .real(let number): return .some(number)
-    case .null: return allowingNull ? .some(nil) : nil
+    switch buffer.tag(at: base &+ index) {
+    case RowBuffer.real: return .some(Double(bitPattern: buffer.payload(at: base &+ index)))
+    case RowBuffer.null: return allowingNull ? .some(nil) : nil
     default: return nil
     }
   }
@@ -233,11 +224,11 @@ public struct Row {
       return Statement.columnOptionalInt64(handle, columnCount: columnCount, at: index)
     }
     guard case .buffer(let buffer, let base) = storage,
-      index >= 0 && index < buffer.layout.names.count
+      Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
-    switch buffer.values[base + index] {
-    case .integer(let number): return .some(number)
-    case .null: return .some(nil)
+    switch buffer.tag(at: base &+ index) {
+    case RowBuffer.integer: return .some(Int64(bitPattern: buffer.payload(at: base &+ index)))
+    case RowBuffer.null: return .some(nil)
     default: return nil
     }
   }
@@ -246,7 +237,7 @@ public struct Row {
   /// - Throws: `DecodingError.keyNotFound` for a position outside the row,
   ///   `DecodingError.valueNotFound` for NULL read as a non-optional type,
   ///   `DecodingError.typeMismatch` for another storage class or an out-of-range integer.
-  @inlinable
+  @inlinable @inline(__always)
   public func get<T: SQLiteValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
     // Fast path for integers read in place: no SQLiteValue is built. It only ever returns
     // a value the general path would return too; anything else falls through to it.
@@ -273,6 +264,14 @@ public struct Row {
     if T.self == Int64?.self, case .some(let number) = optionalInteger(at: index) {
       return unsafeBitCast(number, to: T.self)
     }
+    return try converted(T.self, at: index)
+  }
+
+  /// The general path of ``get(_:at:)``: the stored value converted by
+  /// ``SQLiteValueConvertible/init(sqliteValue:)``. Apart, so that the fast checks above,
+  /// which fold to one for a known type, are inlined into every caller, and this is not.
+  @inlinable
+  func converted<T: SQLiteValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
     guard index >= 0 && index < count else {
       throw DecodingError.keyNotFound(
         ColumnKey(intValue: index),
@@ -360,9 +359,12 @@ public struct Row {
     case .statement(let statement):
       return try statement.withUnsafeColumnBytes(at: index, body)
     case .buffer(let buffer, let base):
-      switch buffer.values[base + index] {
-      case .text(var text): return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
-      case .blob(let data): return try data.withUnsafeBytes { try body($0) }
+      switch buffer.tag(at: base + index) {
+      case RowBuffer.text:
+        var text = buffer.text(at: base + index)
+        return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+      case RowBuffer.blob, RowBuffer.invalidText:
+        return try buffer.blob(at: base + index).withUnsafeBytes { try body($0) }
       default: return nil
       }
     }
@@ -374,16 +376,7 @@ public struct Row {
     switch storage {
     case .buffer: return self
     case .statement(let statement):
-      var values = ContiguousArray<SQLiteValue>()
-      values.reserveCapacity(statement.columnCount)
-      var invalidText: Set<Int> = []
-      for index in 0..<statement.columnCount {
-        let (value, isInvalidText) = statement.columnValueKeepingText(at: index)
-        if isInvalidText { invalidText.insert(index) }
-        values.append(value)
-      }
-      let buffer = RowBuffer(layout: statement.layout, values: values, invalidText: invalidText)
-      return Row(buffer: buffer, base: 0)
+      return Row(buffer: RowBuffer.make(currentRowOf: statement), base: 0)
     }
   }
 }
@@ -397,24 +390,5 @@ extension Row: CustomStringConvertible {
         ?? SQLiteValue.blob(textBytes(at: index)).description + " (TEXT, not UTF-8)"
     }
     return "[" + zip(columnNames, values).map { "\($0): \($1)" }.joined(separator: ", ") + "]"
-  }
-}
-
-/// The values of one or many materialized rows, in one contiguous array: fetching N rows
-/// allocates once for all of them, not once per row. A row keeps the whole buffer alive.
-///
-/// TEXT that is not valid UTF-8 cannot be an `SQLiteValue.text`: it is kept as a BLOB of
-/// its exact bytes, its position in `invalidText`, so that reading it as a `String` still
-/// fails (naming the column) and reading it as `Data` gives the bytes.
-@usableFromInline final class RowBuffer {
-  let layout: ColumnLayout
-  @usableFromInline let values: ContiguousArray<SQLiteValue>
-  /// Positions in `values` of TEXT that is not valid UTF-8; almost always empty.
-  @usableFromInline let invalidText: Set<Int>
-
-  init(layout: ColumnLayout, values: ContiguousArray<SQLiteValue>, invalidText: Set<Int> = []) {
-    self.layout = layout
-    self.values = values
-    self.invalidText = invalidText
   }
 }

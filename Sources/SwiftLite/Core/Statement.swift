@@ -328,6 +328,47 @@ public final class Statement {
     guard code == SQLITE_OK else { throw SQLiteError(code, sqlite3_db_handle(handle), sql: sql) }
   }
 
+  /// Binds an integer to a parameter of the statement `handle`, known to be in range.
+  /// Static, on the raw handle, so that a caller need not retain the statement.
+  /// - Throws: `SQLiteError` when SQLite refuses the bind.
+  @usableFromInline static func bind(_ number: Int64, to handle: OpaquePointer, at index: Int32)
+    throws(SQLiteError)
+  {
+    let code = sqlite3_bind_int64(handle, index, number)
+    guard code == SQLITE_OK else { throw bindFailure(code, handle) }
+  }
+
+  /// Binds a double that is not NaN, as ``bind(_:to:at:)-(Int64,_,_)``.
+  @usableFromInline static func bind(_ number: Double, to handle: OpaquePointer, at index: Int32)
+    throws(SQLiteError)
+  {
+    let code = sqlite3_bind_double(handle, index, number)
+    guard code == SQLITE_OK else { throw bindFailure(code, handle) }
+  }
+
+  /// Binds text, copied by SQLite, as ``bind(_:to:at:)-(Int64,_,_)``.
+  @usableFromInline static func bind(_ text: String, to handle: OpaquePointer, at index: Int32)
+    throws(SQLiteError)
+  {
+    var text = text
+    let code = text.withUTF8 { bytes in
+      // A zero-length buffer may have no address; SQLite would then bind NULL.
+      guard let base = bytes.baseAddress, bytes.count > 0 else {
+        return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+      }
+      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_bind_text64(
+          handle, index, $0, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+      }
+    }
+    guard code == SQLITE_OK else { throw bindFailure(code, handle) }
+  }
+
+  private static func bindFailure(_ code: Int32, _ handle: OpaquePointer) -> SQLiteError {
+    SQLiteError(
+      code, sqlite3_db_handle(handle), sql: sqlite3_sql(handle).map { String(cString: $0) })
+  }
+
   // MARK: Reading the current row (used by Row)
 
   /// The column's value, or `nil` when it is TEXT that is not valid UTF-8: no `String`
@@ -361,14 +402,6 @@ public final class Statement {
     }
   }
 
-  /// The column's value, with TEXT that is not valid UTF-8 as a BLOB of its bytes and
-  /// `true`: how a materialized row keeps such text (it remembers which values they are).
-  func columnValueKeepingText(at index: Int) -> (value: SQLiteValue, isInvalidText: Bool) {
-    if let value = columnValue(at: index) { return (value, false) }
-    let bytes = withUnsafeColumnBytes(at: index) { Data($0) } ?? Data()
-    return (.blob(bytes), true)
-  }
-
   func columnIsNull(at index: Int) -> Bool {
     sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
   }
@@ -381,10 +414,18 @@ public final class Statement {
   /// Static, on the raw handle: a caller that borrows the statement (through a ``Row``)
   /// then need not retain it around the C calls.
   static func columnInt64(_ handle: OpaquePointer, columnCount: Int, at index: Int) -> Int64? {
-    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index)),
+    guard isColumn(index, of: columnCount),
+      let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index)),
       sqlite3_value_type(value) == SQLITE_INTEGER
     else { return nil }
     return sqlite3_value_int64(value)
+  }
+
+  /// Whether `index` is in `0..<columnCount`, in one unsigned comparison (a negative index
+  /// is a huge unsigned one); the column count comes from SQLite's `Int32`, so an index
+  /// that passes fits one too.
+  @inline(__always) static func isColumn(_ index: Int, of columnCount: Int) -> Bool {
+    UInt(bitPattern: index) < UInt(bitPattern: columnCount)
   }
 
   /// A `String` of exactly these bytes, or `nil` when they are not valid UTF-8 (never
@@ -401,7 +442,8 @@ public final class Statement {
   static func columnText(
     _ handle: OpaquePointer, columnCount: Int, at index: Int, allowingNull: Bool
   ) -> String?? {
-    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    guard isColumn(index, of: columnCount),
+      let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
     else { return nil }
     switch sqlite3_value_type(value) {
     case SQLITE_TEXT:
@@ -423,7 +465,8 @@ public final class Statement {
   static func columnDouble(
     _ handle: OpaquePointer, columnCount: Int, at index: Int, allowingNull: Bool
   ) -> Double?? {
-    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    guard isColumn(index, of: columnCount),
+      let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
     else { return nil }
     switch sqlite3_value_type(value) {
     case SQLITE_FLOAT: return .some(sqlite3_value_double(value))
@@ -437,7 +480,8 @@ public final class Statement {
   static func columnOptionalInt64(_ handle: OpaquePointer, columnCount: Int, at index: Int)
     -> Int64??
   {
-    guard index >= 0 && index < columnCount, let value = sqlite3_column_value(handle, Int32(index))
+    guard isColumn(index, of: columnCount),
+      let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index))
     else { return nil }
     switch sqlite3_value_type(value) {
     case SQLITE_INTEGER: return .some(sqlite3_value_int64(value))

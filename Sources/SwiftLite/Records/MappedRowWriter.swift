@@ -5,20 +5,34 @@
 /// Valid only during ``RowMapped/write(to:)``; not `Sendable`.
 public struct MappedRowWriter {
   @usableFromInline let statement: Statement?
+  /// The statement's handle: integers, doubles and strings are bound through it without
+  /// building an ``SQLiteValue`` or retaining the statement.
+  @usableFromInline let handle: OpaquePointer?
   @usableFromInline let values: ValueList?
   /// Position -> parameter index (1-based) or index in `values`; `-1` for nothing.
   @usableFromInline let targets: ColumnMap
+  /// Where each position written to the statement is marked with `generation`, so that the
+  /// positions a model leaves unwritten can be bound NULL afterwards (see
+  /// ``ParameterMarks``); `nil` when writing into `values`.
+  @usableFromInline let marks: UnsafeMutablePointer<UInt32>?
+  @usableFromInline let generation: UInt32
 
-  init(statement: Statement, parameters: ColumnMap) {
+  init(statement: Statement, parameters: ColumnMap, marks: ParameterMarks) {
     self.statement = statement
+    self.handle = statement.handle
     self.values = nil
     self.targets = parameters
+    self.marks = marks.marks
+    self.generation = marks.generation
   }
 
   init(values: ValueList, slots: ColumnMap) {
     self.statement = nil
+    self.handle = nil
     self.values = values
     self.targets = slots
+    self.marks = nil
+    self.generation = 0
   }
 
   /// Writes the value of the property at a position of ``RowMapped/mappedColumns``; `nil`
@@ -31,6 +45,25 @@ public struct MappedRowWriter {
     guard position >= 0 && position < indexes.count else { return }
     let target = indexes[position]
     guard target >= 0 else { return }
+    if let handle, let marks {
+      marks[position] = generation
+      // The common types bound directly; specialized, all but one check folds away. Each
+      // binds what `sqliteValue()` would give; anything else takes the general path.
+      let parameter = Int32(truncatingIfNeeded: target)
+      if T.self == Int64.self {
+        return try Statement.bind(unsafeBitCast(value, to: Int64.self), to: handle, at: parameter)
+      }
+      if T.self == Int.self {
+        let number = Int64(unsafeBitCast(value, to: Int.self))
+        return try Statement.bind(number, to: handle, at: parameter)
+      }
+      if T.self == String.self {
+        return try Statement.bind(unsafeBitCast(value, to: String.self), to: handle, at: parameter)
+      }
+      if T.self == Double.self, !unsafeBitCast(value, to: Double.self).isNaN {
+        return try Statement.bind(unsafeBitCast(value, to: Double.self), to: handle, at: parameter)
+      }
+    }
     let converted: SQLiteValue
     do {
       converted = try value.sqliteValue()
@@ -41,6 +74,41 @@ public struct MappedRowWriter {
       try statement.bindValue(converted, at: Int32(truncatingIfNeeded: target))
     } else {
       values?.storage[target] = converted
+    }
+  }
+}
+
+/// The marks of the positions a ``RowMapped`` model wrote into a statement, one per
+/// position: a write marks each position it sets with a new generation, and the positions
+/// left with an older mark are bound NULL afterwards. Cheaper than clearing every
+/// parameter before each write, which SQLite does one parameter at a time.
+final class ParameterMarks {
+  let marks: UnsafeMutablePointer<UInt32>
+  let count: Int
+  private(set) var generation: UInt32 = 0
+
+  init(count: Int) {
+    self.count = count
+    marks = .allocate(capacity: Swift.max(count, 1))
+    marks.initialize(repeating: 0, count: Swift.max(count, 1))
+  }
+
+  deinit { marks.deallocate() }
+
+  /// Starts a write: a generation no position is marked with yet.
+  func next() {
+    generation &+= 1
+    if generation == 0 {
+      marks.update(repeating: 0, count: Swift.max(count, 1))
+      generation = 1
+    }
+  }
+
+  /// Binds NULL to the parameter of every position the last write left unmarked.
+  func bindNullToUnwritten(_ statement: Statement, parameters: ColumnMap) throws {
+    for position in 0..<count where marks[position] != generation {
+      let target = parameters.indexes[position]
+      if target > 0 { try statement.bindValue(.null, at: Int32(truncatingIfNeeded: target)) }
     }
   }
 }

@@ -13,7 +13,10 @@ public final class RowDecoder {
   @exclusivity(unchecked) private var row: Row
   /// The statement the rows are read from in place, when the decoder was made for one:
   /// integers are then read from it directly. A `let`, so reading it retains nothing.
-  private let liveStatement: Statement?
+  let liveStatement: Statement?
+  /// Whether ``decode(_:from:)`` is running: a decoder kept for reuse is not handed out
+  /// again then (a model's own `init(from:)` may look another model up).
+  private(set) var isDecoding = false
   /// Whether the current row is `liveStatement`'s current row.
   @exclusivity(unchecked) private var readsLive = false
   @exclusivity(unchecked) private var layout: ColumnLayout
@@ -57,6 +60,8 @@ public final class RowDecoder {
       readsLive = false
     }
     cursor = 0
+    isDecoding = true
+    defer { isDecoding = false }
     return try T(from: Adapter(decoder: self))
   }
 

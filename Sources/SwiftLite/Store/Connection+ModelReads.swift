@@ -53,8 +53,7 @@ extension Connection {
       return try mapped.readFirst(statement, columns: table.readColumns(of: statement), as: M.self)
     }
     guard try statement.step() else { return nil }
-    return try RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
-      .decode(M.self, from: statement.row)
+    return try table.decoder(readingInPlace: statement).decode(M.self, from: statement.row)
   }
 
   /// Every model in the table.

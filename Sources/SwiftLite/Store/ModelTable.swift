@@ -130,24 +130,28 @@ final class ModelTable {
   final class Writer {
     let statement: Statement
     let encoder: RowEncoder
-    /// A mapped model's writer into `statement`, or `nil` to encode with `Codable`.
+    /// A mapped model's parameters and marks, or `nil` to encode with `Codable`.
     private let mapped: (any RowMapped.Type)?
-    private let writer: MappedRowWriter?
+    private let parameters: ColumnMap?
+    private let marks: ParameterMarks
 
     init(_ sql: String, table: ModelTable, db: Connection) throws {
       let statement = try db.prepare(sql)
       self.statement = statement
       encoder = RowEncoder(columns: table.mapping.properties, bindingTo: statement)
       mapped = table.mapped
-      writer = table.parameters.map { MappedRowWriter(statement: statement, parameters: $0) }
+      parameters = table.parameters
+      marks = ParameterMarks(count: table.parameters?.indexes.count ?? 0)
     }
 
     /// Encodes `model` into the statement's parameters and runs it.
     func write<M: Encodable>(_ model: M) throws {
-      if let mapped, let writer {
+      if let mapped, let parameters {
+        marks.next()
+        try mapped.write(
+          model, to: MappedRowWriter(statement: statement, parameters: parameters, marks: marks))
         // Parameters the model leaves unwritten bind NULL, as with `Codable`.
-        statement.clearBindings()
-        try mapped.write(model, to: writer)
+        try marks.bindNullToUnwritten(statement, parameters: parameters)
       } else {
         try encoder.encode(model)
       }
@@ -210,6 +214,21 @@ final class ModelTable {
   var encodedKey: [SQLiteValue] {
     let values = self.values
     return keyPositions.map { values[$0] }
+  }
+
+  /// The decoder of the last lookup, kept with its statement so that the order of the
+  /// model's keys and their columns are learned once, not once per lookup.
+  private var lookupDecoder: RowDecoder?
+
+  /// A decoder reading `statement`'s rows in place: the last one made for it when it is
+  /// free, else a new one (which is then kept).
+  func decoder(readingInPlace statement: Statement) -> RowDecoder {
+    if let lookupDecoder, lookupDecoder.liveStatement === statement, !lookupDecoder.isDecoding {
+      return lookupDecoder
+    }
+    let decoder = RowDecoder(ignoredProperties: ignored, readingInPlace: statement)
+    lookupDecoder = decoder
+    return decoder
   }
 
   /// Where a mapped model's positions are among the columns of `statement`'s rows:

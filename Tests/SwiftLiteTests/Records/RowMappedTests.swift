@@ -158,6 +158,31 @@ private struct IncompleteMapping: Model, RowMapped {
   }
 }
 
+/// A model whose mapping writes its note only when it is not empty, and may throw midway.
+private struct SkippingWriter: Model, RowMapped, Equatable {
+  var id: Int
+  var note: String?
+  var score: Double
+  var fail = false
+  static let primaryKey = ["id"]
+  static let ignoredProperties: Set<String> = ["fail"]
+  static let mappedColumns = ["id", "note", "score"]
+  init(id: Int, note: String?, score: Double, fail: Bool = false) {
+    (self.id, self.note, self.score, self.fail) = (id, note, score, fail)
+  }
+  init(row: MappedRow) throws {
+    id = try row.get(0)
+    note = try row.get(1)
+    score = try row.get(2)
+  }
+  func write(to row: MappedRowWriter) throws {
+    try row.set(id, at: 0)
+    if fail { throw TestError(id: id) }
+    if let note, !note.isEmpty { try row.set(note, at: 1) }
+    try row.set(score, at: 2)
+  }
+}
+
 /// Mapped onto a table another program made, whose columns are spelled differently.
 private struct FastCustomer: Model, RowMapped, Equatable {
   var customerId: Int64
@@ -350,6 +375,29 @@ final class RowMappedTests: SQLiteTestCase {
     XCTAssertEqual(fastDate.map(describe), slowDate.map(describe))
     XCTAssertEqual(fastDate.flatMap(context)?.codingPath.map(\.stringValue), ["due"])
     XCTAssertEqual(try db.count(FastRecord.self), 0)
+  }
+
+  func testAPositionTheMappingLeavesUnwrittenIsNullNotThePreviousValue() throws {
+    try db.insert(SkippingWriter(id: 1, note: "kept", score: 1.5))
+    try db.insert(SkippingWriter(id: 2, note: "", score: -2))
+    XCTAssertThrowsError(try db.insert(SkippingWriter(id: 3, note: "lost", score: 3, fail: true)))
+    try db.insert(SkippingWriter(id: 4, note: nil, score: 4))
+    try db.save(SkippingWriter(id: 5, note: "saved", score: 5))
+    try db.save(SkippingWriter(id: 5, note: "", score: 6))
+    let rows = try db.query("SELECT id, note, score FROM SkippingWriter ORDER BY id")
+    XCTAssertEqual(
+      try rows.map { try $0.values },
+      [
+        [1, "kept", 1.5], [2, .null, -2.0], [4, .null, 4.0], [5, .null, 6.0],
+      ])
+    XCTAssertEqual(
+      try db.findAll(SkippingWriter.self, orderBy: "id").map(\.note), ["kept", nil, nil, nil])
+    // A NaN still fails through the mapping, naming its column.
+    let nan = thrownError(EncodingError.self) {
+      try db.insert(SkippingWriter(id: 6, note: "x", score: .nan))
+    }
+    XCTAssertEqual(nan.flatMap(context)?.codingPath.map(\.stringValue), ["score"])
+    XCTAssertEqual(try db.count(SkippingWriter.self), 4)
   }
 
   func testAMappingThatMissesAPropertyIsRefused() throws {
