@@ -188,7 +188,7 @@ final class SerializedDatabase: Sendable {
       // the writer changed the schema since this reader last looked.
       let version = try connection.scalar(Int.self, "PRAGMA schema_version") ?? 0
       if version != schemaVersion {
-        connection.attachments.removeAll()
+        connection.removeAllAttachments()
         schemaVersion = version
       }
       let result = try body(connection)

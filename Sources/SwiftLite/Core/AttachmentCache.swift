@@ -1,19 +1,18 @@
-/// Per-connection state of the layers above Core (the model tables already checked against
-/// their model, with their SQL), keyed by type and name, holding at most `capacity`
-/// entries: the least recently used go first.
+/// Per-connection state that a layer above Core keeps on a connection (the Store keeps the
+/// model tables it checked against their model, with their SQL): values of one type, keyed
+/// by a type and a name, at most `capacity` of them: the least recently used go first.
+/// A connection hands out one cache per value type (``Connection/attachments(of:)``), so a
+/// layer reads back exactly the type it stored, with no cast of its own.
 ///
 /// An app that makes one table per target (per chat, per account) can use any number of
 /// them on one connection without the cache growing with them. A loop over one model finds
 /// its entry with one comparison, before any hashing.
-final class AttachmentCache {
+final class AttachmentCache<Value: AnyObject>: AttachmentStore {
   /// What an entry is stored under.
-  struct Key: Hashable {
-    let type: ObjectIdentifier
-    let name: String
-  }
+  typealias Key = AttachmentKey
 
   private struct Entry {
-    let value: AnyObject
+    let value: Value
     /// The clock when the entry was stored or last found by hashing. An entry used many
     /// times in a row through `last` keeps the stamp it had when it became `last`: no
     /// other entry was used in between, so the order of use stays exact.
@@ -23,7 +22,7 @@ final class AttachmentCache {
   /// The most entries kept.
   let capacity: Int
   private var entries: [Key: Entry] = [:]
-  @exclusivity(unchecked) private var last: (key: Key, value: AnyObject)?
+  @exclusivity(unchecked) private var last: (key: Key, value: Value)?
   private var clock: UInt64 = 0
 
   init(capacity: Int) { self.capacity = max(1, capacity) }
@@ -32,7 +31,7 @@ final class AttachmentCache {
   var count: Int { entries.count }
 
   /// The value stored under `key`, or `nil`.
-  func value(for key: Key) -> AnyObject? {
+  func value(for key: Key) -> Value? {
     if let last, last.key == key { return last.value }
     guard let index = entries.index(forKey: key) else { return nil }
     clock &+= 1
@@ -43,7 +42,7 @@ final class AttachmentCache {
   }
 
   /// Stores `value` under `key`, evicting the least recently used entries when full.
-  func set(_ value: AnyObject, for key: Key) {
+  func set(_ value: Value, for key: Key) {
     if entries.count >= capacity, entries[key] == nil { evictLeastRecentlyUsed() }
     clock &+= 1
     entries[key] = Entry(value: value, lastUse: clock)
@@ -70,4 +69,16 @@ final class AttachmentCache {
     for victim in victims { entries[victim.key] = nil }
     if let last, entries[last.key] == nil { self.last = nil }
   }
+}
+
+/// The key of an ``AttachmentCache`` entry: a type (a model's, say) and a name (its table's).
+struct AttachmentKey: Hashable {
+  let type: ObjectIdentifier
+  let name: String
+}
+
+/// What a connection needs of every attachment cache, whatever its value type.
+protocol AttachmentStore: AnyObject {
+  /// Forgets every entry.
+  func removeAll()
 }

@@ -42,10 +42,10 @@ public final class Connection {
   /// `SELECT(1)`, prepared once: stepping it clears a pending interrupt (see
   /// ``withInterruptsHeld(_:)``). Finalized before the connection closes.
   private var interruptClearer: OpaquePointer?
-  /// Per-connection state of the layers above Core (the model tables already checked
-  /// against their model, with their SQL), bounded (see ``AttachmentCache``).
-  let attachments = AttachmentCache(capacity: Connection.attachmentCapacity)
-  /// How many model tables a connection keeps checked at most.
+  /// Per-connection state of the layers above Core: one typed cache per value type (see
+  /// ``attachments(of:)``). Few kinds exist, so a list beats a dictionary.
+  private var attachmentStores: [(type: ObjectIdentifier, store: any AttachmentStore)] = []
+  /// How many values of one type (model tables, say) a connection keeps at most.
   static let attachmentCapacity = 256
 
   /// Whether a model's first write may create its table or migrate a table SwiftLite
@@ -53,7 +53,23 @@ public final class Connection {
   /// `migrate(_:)` work either way.
   public var automaticMigration: Bool
 
-  typealias AttachmentKey = AttachmentCache.Key
+  /// The cache where a layer above Core keeps its per-connection values of one type, made
+  /// on first use. The values read back are of the type stored: the one cast is here.
+  func attachments<Value: AnyObject>(of type: Value.Type) -> AttachmentCache<Value> {
+    let id = ObjectIdentifier(type)
+    for entry in attachmentStores where entry.type == id {
+      return unsafeDowncast(entry.store, to: AttachmentCache<Value>.self)
+    }
+    let cache = AttachmentCache<Value>(capacity: Self.attachmentCapacity)
+    attachmentStores.append((id, cache))
+    return cache
+  }
+
+  /// Forgets what every layer above Core kept on this connection (the schema changed, or
+  /// the connection closes).
+  func removeAllAttachments() {
+    for entry in attachmentStores { entry.store.removeAll() }
+  }
 
   /// Opens (and by default creates) a database file.
   ///
@@ -142,7 +158,7 @@ public final class Connection {
     cache.removeAll()
     sqlite3_finalize(interruptClearer)
     interruptClearer = nil
-    attachments.removeAll()
+    removeAllAttachments()
     interruptible.withLock { $0 = false }
     let code = sqlite3_close(handle)
     if code != SQLITE_OK { interruptible.withLock { $0 = true } }

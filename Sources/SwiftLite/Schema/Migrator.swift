@@ -189,7 +189,7 @@ public struct Migrator: Sendable {
     let pending = try pending(db, upTo: target)
     guard !pending.isEmpty else { return [] }
     // Cached model tables may describe a schema the migrations change (or a rollback undid).
-    defer { db.attachments.removeAll() }
+    defer { db.removeAllAttachments() }
     var applied: [String] = []
     for migration in pending {
       if try apply(migration, in: db) { applied.append(migration.name) }

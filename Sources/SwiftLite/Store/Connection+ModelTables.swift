@@ -23,9 +23,8 @@ extension Connection {
   {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
     let key = AttachmentKey(type: ObjectIdentifier(model), name: name)
-    if let table = attachments.value(for: key) {
-      return unsafeDowncast(table, to: ModelTable.self)
-    }
+    let tables = attachments(of: ModelTable.self)
+    if let table = tables.value(for: key) { return table }
     let desired = try TableSchema(model, table: name)
     // A model's own mapping is checked before anything is created.
     let slots = try ModelTable.mappedSlots(model, properties: desired.columns.map(\.name))
@@ -68,7 +67,7 @@ extension Connection {
         model: String(describing: model), desired: desired, declaredKey: M.primaryKey, in: self)
     }
     let table = ModelTable(model, mapping: mapping, slots: slots)
-    attachments.set(table, for: key)
+    tables.set(table, for: key)
     return table
   }
 
@@ -83,7 +82,8 @@ extension Connection {
 
   /// Forgets what this connection checked about a model's table, so its next use looks again.
   func forgetModelTable<M: Model>(_ model: M.Type, table name: String) {
-    attachments.remove(AttachmentKey(type: ObjectIdentifier(model), name: name))
+    attachments(of: ModelTable.self).remove(
+      AttachmentKey(type: ObjectIdentifier(model), name: name))
   }
 
   /// Who owns a table.

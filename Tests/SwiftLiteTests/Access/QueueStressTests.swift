@@ -182,7 +182,8 @@ final class QueueStressTests: SQLiteTestCase {
   func testManyPerTargetTablesKeepTheCacheBounded() throws {
     for target in 0..<(Connection.attachmentCapacity * 3) {
       try db.save(Note(id: nil, text: "t\(target)"), target: "chat\(target)")
-      XCTAssertLessThanOrEqual(db.attachments.count, Connection.attachmentCapacity)
+      XCTAssertLessThanOrEqual(
+        db.attachments(of: ModelTable.self).count, Connection.attachmentCapacity)
     }
     XCTAssertEqual(try db.findAll(Note.self, target: "chat0").map(\.text), ["t0"])
     try db.save(Note(id: nil, text: "again"), target: "chat0")
@@ -217,7 +218,8 @@ final class QueueStressTests: SQLiteTestCase {
     let modelBefore = residentMemoryBytes() ?? 0
     for target in warmUp..<(warmUp + count) { try modelTable(target) }
     let modelGrowth = (residentMemoryBytes() ?? 0) - modelBefore
-    XCTAssertLessThanOrEqual(models.attachments.count, Connection.attachmentCapacity)
+    XCTAssertLessThanOrEqual(
+      models.attachments(of: ModelTable.self).count, Connection.attachmentCapacity)
     try models.close()
     // Without a bound, the cached tables alone would add about 15 MB.
     print("per-target tables: models +\(modelGrowth >> 10) KB, raw SQL +\(rawGrowth >> 10) KB")
