@@ -9,9 +9,9 @@ import Foundation
 /// once.
 ///
 /// Errors are `EncodingError`s whose coding path names the column.
-public final class RowEncoder {
+final class RowEncoder {
   /// The columns, in the order of ``values``.
-  public let columns: [String]
+  let columns: [String]
   private let positions: [String: Int]
   /// The values of the last encoded model, one per column.
   @exclusivity(unchecked) public private(set) var values: ContiguousArray<SQLiteValue>
@@ -30,7 +30,7 @@ public final class RowEncoder {
   }()
 
   /// An encoder for the given columns; keys that name no column are skipped.
-  public convenience init(columns: [String]) {
+  convenience init(columns: [String]) {
     self.init(columns: columns, target: nil)
   }
 
@@ -56,7 +56,7 @@ public final class RowEncoder {
   /// - Throws: `EncodingError.invalidValue` naming the column for a value SQLite cannot
   ///   store (NaN, a `UInt64` above `Int64.max`) or that JSON cannot encode; `SQLiteError`
   ///   when a bind fails.
-  public func encode<T: Encodable>(_ value: T) throws {
+  func encode<T: Encodable>(_ value: T) throws {
     if let target {
       target.clearBindings()
     } else {
