@@ -200,7 +200,7 @@ public final class Connection {
   public var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
   /// The number of statements held in the statement cache.
-  public var cachedStatementCount: Int { cache.count }
+  var cachedStatementCount: Int { cache.count }
 
   /// `true` when a statement of this connection has started stepping and was not reset
   /// (used by tests to check that nothing is left mid-step).

@@ -48,8 +48,8 @@ public struct Row {
 
   init(buffer: RowBuffer, base: Int) { storage = .buffer(buffer, base: base) }
 
-  /// Builds a detached row from names and values (for tests and for your own rows).
-  public init(columns: [String], values: [SQLiteValue]) {
+  /// Builds a detached row from names and values.
+  init(columns: [String], values: [SQLiteValue]) {
     precondition(columns.count == values.count, "one value per column")
     storage = .buffer(RowBuffer.make(layout: ColumnLayout(names: columns), values: values), base: 0)
   }
