@@ -114,7 +114,9 @@ public struct ModelGenerator {
 
     var lines: [String] = []
     var summary =
-      "/// A row of the table " + "`" + schema.name.replacingOccurrences(of: "`", with: "'")
+      "/// A row of the table " + "`"
+      + schema.name.replacingOccurrences(of: "`", with: "'")
+      .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
       + "`"
     if withoutRowID { summary += " (WITHOUT ROWID)" }
     lines.append(summary + ".")
@@ -167,14 +169,10 @@ public struct ModelGenerator {
   }
 
   private func isWithoutRowID(_ table: String) throws -> Bool {
-    // A WITHOUT ROWID table has no rowid column to select.
-    do {
-      _ = try db.prepare("SELECT rowid FROM " + SQLIdentifier.quote(table))
-      return false
-    } catch let error as SQLiteError where error.message.contains("no such column") {
-      // A table may have a real column named rowid: then the prepare above succeeds.
-      return true
-    }
+    // SQLite says so itself (a real column named rowid would fool a probe by SELECT).
+    try db.scalar(
+      Bool.self, "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", [table])
+      ?? false
   }
 
   /// `name`, or `name2`, `name3`... whichever is not in `taken` (compared ignoring case,

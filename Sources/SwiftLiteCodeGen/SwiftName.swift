@@ -25,6 +25,8 @@ enum SwiftName {
     "Any", "Self", "Type", "Protocol", "String", "Int", "Int64", "Double", "Bool", "Data", "Date",
     "Decimal", "Model", "RowMapped", "MappedRow", "MappedRowWriter", "SchemaPolicy",
     "SQLiteValue", "CodingKeys", "CodingKey", "Foundation", "SwiftLite", "Optional", "Array",
+    "Equatable", "Hashable", "Sendable", "Codable", "Encodable", "Decodable", "Error", "Never",
+    "Void",
   ]
 
   /// The words of a SQL name: split at anything that is not a letter or digit, and where a

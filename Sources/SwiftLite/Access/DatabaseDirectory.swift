@@ -63,7 +63,10 @@ public final class DatabaseDirectory: Sendable {
 
   private static let suffix = ".sqlite"
   /// The longest suffix SQLite adds to a database's name.
-  private static let longestSatellite = "-journal"
+  /// The longest name SwiftLite or SQLite gives a file beside a database: a backup's
+  /// temporary copy (`.bk` and 8 hex digits) with its `-journal`. Erasing renames to `.x`
+  /// and 8 hex digits, which is shorter.
+  private static let longestSatellite = ".bk00000000-journal"
   private static let nameLimit = 255
 
   /// Opens (creating the folder when missing) the common database, brought up to date by
@@ -196,7 +199,8 @@ public final class DatabaseDirectory: Sendable {
       }
       try Self.withExclusiveAccess(to: file, user: id) {
         // One rename takes the database away; what is left are files no database uses.
-        let doomed = file + ".erasing-" + UUID().uuidString
+        // A short suffix: a name near the file system's limit must still fit.
+        let doomed = file + ".x" + String(UInt32.random(in: .min ... .max), radix: 16)
         do {
           try manager.moveItem(atPath: file, toPath: doomed)
         } catch {

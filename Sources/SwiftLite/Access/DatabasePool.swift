@@ -34,11 +34,15 @@ public final class DatabasePool: DatabaseAccess {
   private let state = Mutex(ReaderState())
   /// One permit per reader connection: a read holds one from checkout to checkin.
   private let permits: DispatchSemaphore
+  /// Held by the one ``close()`` running.
+  private let closing = NSLock()
 
   private struct ReaderState {
     var idle: [SerializedDatabase] = []
     var all: [SerializedDatabase] = []
     var isClosed = false
+    /// Whether ``DatabasePool/close()`` finished its work.
+    var didClose = false
   }
 
   /// Opens (and by default creates) a database file and puts it in WAL mode.
@@ -188,6 +192,11 @@ public final class DatabasePool: DatabaseAccess {
     {
       throw SQLiteError.misuse("close() was called from inside one of the DatabasePool's closures")
     }
+    // One closer at a time: two taking permits one by one could each hold some and wait
+    // forever for the rest. A later closer finds the work done.
+    closing.lock()
+    defer { closing.unlock() }
+    if state.withLock({ $0.didClose }) { return }
     state.withLock { $0.isClosed = true }
     // Holding every permit means no read is in flight, and none can start.
     for _ in 0..<maximumReaderCount { permits.wait() }
@@ -200,6 +209,7 @@ public final class DatabasePool: DatabaseAccess {
     // removes the -wal and -shm files (a read-only reader could not).
     do { try writer.close() } catch { firstError = firstError ?? error }
     if let firstError { throw firstError }
+    state.withLock { $0.didClose = true }
   }
 
   /// The number of reader connections opened so far.

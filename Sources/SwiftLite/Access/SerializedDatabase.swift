@@ -156,7 +156,10 @@ final class SerializedDatabase: Sendable {
       switch role {
       case .reader: return try snapshotRead(body)
       // Inside a write, the read sees that write's changes and may not add its own.
-      case .readWrite: return try queryOnly(body)
+      case .readWrite where connection.isInTransaction: return try queryOnly(body)
+      // Otherwise it is one read transaction, so that another connection's commits (of
+      // another process, say) cannot change what it sees halfway through.
+      case .readWrite: return try queryOnly { _ in try snapshotRead(body) }
       }
     }
   }

@@ -76,7 +76,16 @@ extension Connection {
     progress: ((BackupProgress) throws -> Void)? = nil
   ) throws {
     try ensureOpen(nil)
-    let temporary = path + ".backup-" + UUID().uuidString
+    // Replacing the file this connection (or another) has open would leave those
+    // connections writing to an unlinked file: their later commits would be lost.
+    if let source = sqlite3_db_filename(handle, "main").map({ String(cString: $0) }),
+      !source.isEmpty, Self.sameFile(source, path)
+    {
+      throw SQLiteError.misuse(
+        "cannot back up a database onto its own file '\(path)': choose another path")
+    }
+    // A short suffix, so that a name near the file system's limit still fits.
+    let temporary = path + ".bk" + String(UInt32.random(in: .min ... .max), radix: 16)
     let manager = FileManager.default
     let removeTemporary = {
       for suffix in ["", "-journal", "-wal", "-shm"] {
@@ -106,5 +115,18 @@ extension Connection {
       removeTemporary()
       throw error
     }
+  }
+
+  /// Whether two paths name the same existing file (same device and inode).
+  static func sameFile(_ a: String, _ b: String) -> Bool {
+    let manager = FileManager.default
+    guard let first = try? manager.attributesOfItem(atPath: a),
+      let second = try? manager.attributesOfItem(atPath: b)
+    else { return false }
+    guard let device = first[.systemNumber] as? NSNumber,
+      let inode = first[.systemFileNumber] as? NSNumber
+    else { return a == b }
+    return device == second[.systemNumber] as? NSNumber
+      && inode == second[.systemFileNumber] as? NSNumber
   }
 }

@@ -139,6 +139,8 @@ public final class Connection {
 
   deinit {
     guard !isClosed else { return }
+    // No closure of an owner runs any more: statements released elsewhere can go now.
+    owner?.finalizeReleased()
     sqlite3_finalize(interruptClearer)
     cache.removeAll()
     // The trace context is this object: statements still held may run after it is gone.
@@ -155,6 +157,7 @@ public final class Connection {
   public func close() throws {
     guard !isClosed else { return }
     try owner?.check(nil)
+    owner?.finalizeReleased()
     cache.removeAll()
     sqlite3_finalize(interruptClearer)
     interruptClearer = nil

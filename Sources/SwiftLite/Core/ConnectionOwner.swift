@@ -1,3 +1,4 @@
+internal import CSQLite
 import Foundation
 import Synchronization
 
@@ -16,7 +17,36 @@ final class ConnectionOwner: Sendable {
   /// The thread the connection is lent to, or 0 when no closure of the owner runs.
   private let holder = Atomic<UInt>(0)
 
+  /// Statements released on a thread that did not hold the connection, finalized by the
+  /// next thread that does (``lend()``), or when the connection closes.
+  private let released = Mutex<[ReleasedStatement]>([])
+
+  /// A statement handle in transit to the thread that may finalize it: only that thread
+  /// uses it, so passing it across threads is safe.
+  private struct ReleasedStatement: @unchecked Sendable {
+    let handle: OpaquePointer
+  }
+
   init(name: String) { self.name = name }
+
+  /// Whether the calling thread holds the connection now.
+  var isHeldByCurrentThread: Bool { holder.load(ordering: .acquiring) == Self.currentThread }
+
+  /// Keeps a statement released off the connection's thread, to finalize it safely later.
+  func finalizeLater(_ handle: OpaquePointer) {
+    let statement = ReleasedStatement(handle: handle)
+    released.withLock { $0.append(statement) }
+  }
+
+  /// Finalizes the statements released off the connection's thread. Call only while the
+  /// calling thread holds the connection (or it is closing).
+  func finalizeReleased() {
+    let statements = released.withLock { list -> [ReleasedStatement] in
+      defer { list.removeAll() }
+      return list
+    }
+    for statement in statements { sqlite3_finalize(statement.handle) }
+  }
 
   /// An identifier of the calling thread.
   static var currentThread: UInt {
@@ -28,7 +58,10 @@ final class ConnectionOwner: Sendable {
   }
 
   /// Lends the connection to the calling thread until ``takeBack()``.
-  func lend() { holder.store(Self.currentThread, ordering: .releasing) }
+  func lend() {
+    holder.store(Self.currentThread, ordering: .releasing)
+    finalizeReleased()
+  }
 
   /// Ends the loan: from now on, nobody may run SQL on the connection.
   func takeBack() { holder.store(0, ordering: .releasing) }

@@ -48,7 +48,16 @@ public final class Statement {
     self.columnCount = Int(sqlite3_column_count(handle))
   }
 
-  deinit { sqlite3_finalize(handle) }
+  deinit {
+    // A statement that escaped its owner's closure may be released on any thread, while
+    // the owner runs SQL on the same handle: the owner finalizes it once it holds the
+    // connection again.
+    if let owner, !owner.isHeldByCurrentThread {
+      owner.finalizeLater(handle)
+      return
+    }
+    sqlite3_finalize(handle)
+  }
 
   /// Prepares one statement; the SQL must hold exactly one (trailing blanks and `;` are fine).
   static func prepare(_ sql: String, db: OpaquePointer, persistent: Bool) throws(SQLiteError)
@@ -141,12 +150,16 @@ public final class Statement {
   /// Resets the statement so it can run again from the start. Bindings are kept.
   /// See <https://sqlite.org/c3ref/reset.html>.
   public func reset() {
-    // sqlite3_reset repeats the last step's error, which step() already threw.
+    // Outside its owner's closures this does nothing: the next step or bind reports the
+    // misuse. sqlite3_reset repeats the last step's error, which step() already threw.
+    if let owner, !owner.isHeldByCurrentThread { return }
     sqlite3_reset(handle)
   }
 
-  /// Sets every parameter back to NULL.
+  /// Sets every parameter back to NULL (outside the closures of the queue or pool that
+  /// owns the connection, it does nothing; the next step or bind throws `.misuse`).
   public func clearBindings() {
+    if let owner, !owner.isHeldByCurrentThread { return }
     sqlite3_clear_bindings(handle)
   }
 
@@ -291,6 +304,9 @@ public final class Statement {
   /// Binds an `SQLiteValue` straight to `sqlite3_bind_*`. Text and blobs are copied once,
   /// by SQLite (`SQLITE_TRANSIENT`), from Swift's own storage.
   @usableFromInline func bindValue(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+    // Binding starts at parameter 1: checking there keeps an escaped statement from being
+    // bound on another thread at the price of one check per run, not per value.
+    if index == 1, let owner { try owner.check(sql) }
     let code: Int32
     switch value {
     case .integer(let number):

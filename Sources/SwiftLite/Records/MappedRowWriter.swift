@@ -42,7 +42,9 @@ public struct MappedRowWriter {
   @inlinable
   public func set<T: SQLiteValueConvertible>(_ value: T, at position: Int) throws {
     let indexes = targets.indexes
-    guard position >= 0 && position < indexes.count else { return }
+    guard position >= 0 && position < indexes.count else {
+      throw outOfRange(position, count: indexes.count, value)
+    }
     let target = indexes[position]
     guard target >= 0 else { return }
     if let handle, let marks {
@@ -75,6 +77,17 @@ public struct MappedRowWriter {
     } else {
       values?.storage[target] = converted
     }
+  }
+
+  /// A position that ``RowMapped/mappedColumns`` does not have: a typo in `write(to:)`
+  /// that would otherwise lose the value.
+  @usableFromInline func outOfRange(_ position: Int, count: Int, _ value: Any) -> EncodingError {
+    EncodingError.invalidValue(
+      value,
+      .init(
+        codingPath: [],
+        debugDescription:
+          "position \(position) is outside mappedColumns, which has \(count) column(s)"))
   }
 }
 

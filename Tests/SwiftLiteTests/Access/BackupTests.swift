@@ -130,3 +130,17 @@ final class BackupTests: SQLiteTestCase {
     try queue.close()
   }
 }
+
+extension BackupTests {
+  func testABackupOntoItsOwnFileIsRefusedAndLosesNothing() throws {
+    let file = path("own.sqlite")
+    let pool = try DatabasePool(path: file)
+    try pool.write { try $0.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+    XCTAssertThrowsError(try pool.backup(toPath: file)) {
+      XCTAssertEqual(($0 as? SQLiteError)?.code, .misuse, "\($0)")
+    }
+    try pool.write { try $0.run("INSERT INTO t VALUES (2)") }
+    try pool.close()
+    XCTAssertEqual(try Connection(path: file).scalar(Int.self, "SELECT count(*) FROM t"), 2)
+  }
+}

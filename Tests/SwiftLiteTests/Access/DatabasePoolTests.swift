@@ -268,3 +268,20 @@ private struct PoolPerson: Model, Equatable {
   var name: String
   static let primaryKey = ["id"]
 }
+
+extension DatabasePoolTests {
+  func testTwoThreadsClosingAPoolAtOnceBothReturn() throws {
+    let pool = try DatabasePool(path: path("close.sqlite"), maximumReaderCount: 4)
+    try pool.write { try $0.execute("CREATE TABLE t(x)") }
+    for _ in 0..<4 { _ = try pool.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") } }
+    let group = DispatchGroup()
+    let errors = Locked<[String]>([])
+    for _ in 0..<2 {
+      DispatchQueue.global().async(group: group) {
+        do { try pool.close() } catch { errors.mutate { $0.append("\(error)") } }
+      }
+    }
+    XCTAssertEqual(group.wait(timeout: .now() + 20), .success, "close() deadlocked")
+    XCTAssertEqual(errors.value, [])
+  }
+}

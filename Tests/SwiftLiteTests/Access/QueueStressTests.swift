@@ -332,3 +332,30 @@ final class QueueStressTests: SQLiteTestCase {
     XCTAssertEqual(try queue.read { try $0.scalar(Int.self, "SELECT 1") }, 1)
   }
 }
+
+extension QueueStressTests {
+  /// A statement that escaped its closure and is released on another thread while the
+  /// queue works is finalized by the queue, not beside it.
+  func testEscapedStatementsReleasedOnAnotherThreadAreFinalizedSafely() throws {
+    let queue = try DatabaseQueue(path: path("escape.sqlite"))
+    try queue.write { try $0.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+    let done = Locked(false)
+    let worker = Thread {
+      var n = 0
+      while !done.value {
+        _ = try? queue.read { db in
+          let statement = try db.prepare("SELECT x + \(n % 50) FROM t")
+          return try statement.step()
+        }
+        n += 1
+      }
+    }
+    worker.start()
+    for n in 0..<5_000 {
+      let escaped = try queue.read { db in try db.prepare("SELECT \(n % 97) FROM t") }
+      _ = escaped  // released here, outside the queue's closures
+    }
+    done.mutate { $0 = true }
+    XCTAssertEqual(try queue.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") }, 1)
+  }
+}

@@ -502,3 +502,33 @@ private func context(_ error: EncodingError) -> EncodingError.Context? {
   guard case .invalidValue(_, let context) = error else { return nil }
   return context
 }
+
+/// A model whose `write(to:)` has a typo: position 2 of a two-column mapping.
+private struct TypoKind: Model, RowMapped {
+  var id: Int64
+  var note: String?
+  static let tableName = "typos"
+  static let primaryKey = ["id"]
+  static let mappedColumns = ["id", "note"]
+  init(id: Int64, note: String?) {
+    self.id = id
+    self.note = note
+  }
+  init(row: MappedRow) throws {
+    id = try row.get(0)
+    note = try row.get(1)
+  }
+  func write(to row: MappedRowWriter) throws {
+    try row.set(id, at: 0)
+    try row.set(note, at: 2)
+  }
+}
+
+extension RowMappedTests {
+  func testAWritePastTheMappedColumnsThrowsInsteadOfLosingTheValue() throws {
+    XCTAssertThrowsError(try db.save(TypoKind(id: 1, note: "kept?"))) {
+      XCTAssertTrue($0 is EncodingError, "\($0)")
+    }
+    XCTAssertEqual(try db.count(TypoKind.self), 0)
+  }
+}
