@@ -135,7 +135,8 @@ extension Connection {
   /// - Throws: `SQLiteError`: `.range` when the number of values differs from the
   ///   statement's parameters, `.mismatch` for a value SQLite cannot store, and what
   ///   ``query(_:_:)`` throws.
-  @inlinable
+  // Disfavored too: otherwise its presence makes a literal pick the text form above.
+  @inlinable @_disfavoredOverload
   public func query<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
     _ sql: String, values first: V, _ rest: repeat each W
   ) throws -> [Row] {
@@ -199,7 +200,8 @@ extension Connection {
   /// - Throws: `SQLiteError`: `.range` when the number of values differs from the
   ///   statement's parameters, `.mismatch` for a value SQLite cannot store, and what
   ///   ``queryFirst(_:_:)`` throws.
-  @inlinable
+  // Disfavored too: otherwise its presence makes a literal pick the text form above.
+  @inlinable @_disfavoredOverload
   public func queryFirst<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
     _ sql: String, values first: V, _ rest: repeat each W
   ) throws -> Row? {

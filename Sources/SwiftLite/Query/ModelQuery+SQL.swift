@@ -88,7 +88,8 @@ extension ModelQuery: SubqueryRendering {
       sql.text += ")"
       return sql
     }
-    var sql = SQL("SELECT count(*) FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName))
+    var sql = SQL(
+      "SELECT count(*) FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName))
     try appendWhere(to: &sql, in: context)
     return sql
   }

@@ -25,7 +25,8 @@ struct Relation: Sendable {
       throw ModelError.invalidDeclaration(
         model: model,
         reason: "no foreign key\(named) references \(Parent.tableName); declare it in "
-          + "foreignKeys: ForeignKey([\"...\"], references: \(String(describing: Parent.self)).tableName)")
+          + "foreignKeys: ForeignKey([\"...\"], references: \(String(describing: Parent.self)).tableName)"
+      )
     }
     guard candidates.count == 1 else {
       throw ModelError.invalidDeclaration(
@@ -88,11 +89,13 @@ struct ChildExistence<Child: Model>: SubqueryRendering {
     query.selection = [SQLExpression(SQL("1"))]
     query.orderings = []
     var links = SQL("")
-    for (index, (child, parent)) in zip(relation.childColumns, relation.parentColumns).enumerated() {
+    for (index, (child, parent)) in zip(relation.childColumns, relation.parentColumns).enumerated()
+    {
       if index > 0 { links.text += " AND " }
       links.text +=
         SQLIdentifier.quote(alias) + "." + SQLIdentifier.quote(inner.columnName(child)) + " = "
-        + SQLIdentifier.quote(context.qualifier) + "." + SQLIdentifier.quote(context.columnName(parent))
+        + SQLIdentifier.quote(context.qualifier) + "."
+        + SQLIdentifier.quote(context.columnName(parent))
     }
     query.filters.insert(SQLExpression(links), at: 0)
     var sql = SQL("EXISTS (")

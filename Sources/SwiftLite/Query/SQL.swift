@@ -57,7 +57,8 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
   /// The text followed by the number of bound arguments (their values are left out: they
   /// may be private data).
   public var description: String {
-    arguments.isEmpty ? text : text + " (\(arguments.count) argument\(arguments.count == 1 ? "" : "s"))"
+    arguments.isEmpty
+      ? text : text + " (\(arguments.count) argument\(arguments.count == 1 ? "" : "s"))"
   }
 
   /// Appends another fragment: its text and its arguments.

@@ -18,7 +18,8 @@ struct SQLContext {
   /// Columns written as named, subqueries selecting `*`: for expressions interpolated
   /// into ``SQL``, and for showing a query's SQL.
   static func verbatim(qualifier: String = "") -> SQLContext {
-    SQLContext(mapping: nil, qualifier: qualifier, depth: 0, isVerbatim: true, resolve: { _, _ in nil })
+    SQLContext(
+      mapping: nil, qualifier: qualifier, depth: 0, isVerbatim: true, resolve: { _, _ in nil })
   }
 
   /// The context of a statement over a table of the connection.
@@ -55,6 +56,7 @@ struct SQLContext {
   /// A context for a subquery over another table, referred to by `alias`.
   func nested(mapping: TableMapping?, alias: String) -> SQLContext {
     SQLContext(
-      mapping: mapping, qualifier: alias, depth: depth + 1, isVerbatim: isVerbatim, resolve: resolve)
+      mapping: mapping, qualifier: alias, depth: depth + 1, isVerbatim: isVerbatim, resolve: resolve
+    )
   }
 }

@@ -23,14 +23,15 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     arguments.append(value)
   }
 
-  /// `?`, bound to the bytes as one BLOB (not a list of numbers).
-  public mutating func appendInterpolation(_ bytes: [UInt8]) {
+  /// `?`, bound to the optional's value, or NULL.
+  public mutating func appendInterpolation<V: SQLiteValueConvertible>(_ value: V?) {
     text += "?"
-    arguments.append(bytes)
+    arguments.append(value)
   }
 
   /// `(?, ?, ?)`, one parameter per element, for `IN`; `()` for an empty array, which
-  /// SQLite accepts: `x IN ()` is false for every row and `x NOT IN ()` true.
+  /// SQLite accepts: `x IN ()` is false for every row and `x NOT IN ()` true. (A `[UInt8]`
+  /// is a list too: interpolate `Data(bytes)` to bind bytes as one BLOB.)
   public mutating func appendInterpolation<V: SQLiteValueConvertible>(_ values: [V]) {
     appendList(values)
   }
@@ -40,7 +41,8 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     appendList(values)
   }
 
-  private mutating func appendList<S: Sequence>(_ values: S) where S.Element: SQLiteValueConvertible {
+  private mutating func appendList<S: Sequence>(_ values: S)
+  where S.Element: SQLiteValueConvertible {
     text += "("
     var first = true
     for value in values {

@@ -212,7 +212,8 @@ public struct TableSchema: Sendable, Hashable {
       if !covered {
         let index = TableIndex(columns)
         indexes.append(
-          IndexDefinition(name: index.resolvedName(table: table), columns: columns, isUnique: false))
+          IndexDefinition(name: index.resolvedName(table: table), columns: columns, isUnique: false)
+        )
       }
     }
     var schema = TableSchema(
