@@ -113,7 +113,9 @@ public struct HasOne<Parent: Model, Child: Model>: Sendable {
 
 extension Model {
   /// This model's link to its parent through its foreign key to `Parent`'s table.
-  /// - Parameter columns: the foreign key's columns, when the model has several to `Parent`.
+  /// - Parameters:
+  ///   - parent: the parent model.
+  ///   - columns: the foreign key's columns, when the model has several to `Parent`.
   public static func belongsTo<Parent: Model>(_ parent: Parent.Type, using columns: [String]? = nil)
     -> BelongsTo<Self, Parent>
   {
@@ -122,7 +124,9 @@ extension Model {
 
   /// This model's link to its children: rows of `Child` whose foreign key references
   /// this model's table.
-  /// - Parameter columns: the child's foreign key columns, when it has several to this table.
+  /// - Parameters:
+  ///   - child: the child model.
+  ///   - columns: the child's foreign key columns, when it has several to this table.
   public static func hasMany<Child: Model>(_ child: Child.Type, using columns: [String]? = nil)
     -> HasMany<Self, Child>
   {
@@ -130,7 +134,9 @@ extension Model {
   }
 
   /// This model's link to its one child (a unique foreign key of `Child`).
-  /// - Parameter columns: the child's foreign key columns, when it has several to this table.
+  /// - Parameters:
+  ///   - child: the child model.
+  ///   - columns: the child's foreign key columns, when it has several to this table.
   public static func hasOne<Child: Model>(_ child: Child.Type, using columns: [String]? = nil)
     -> HasOne<Self, Child>
   {

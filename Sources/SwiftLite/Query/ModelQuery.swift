@@ -92,7 +92,7 @@ public struct ModelQuery<M: Model>: Sendable {
     with { $0.isDistinct = true }
   }
 
-  /// Grouped by these expressions (`GROUP BY`), for aggregates in ``select(_:)-(any SQLExpressible...)``.
+  /// Grouped by these expressions (`GROUP BY`), for aggregates in `select(_:)`.
   public func group(_ expressions: any SQLExpressible...) -> ModelQuery {
     with { $0.grouping = expressions.map(\.sqlExpression) }
   }

@@ -4,7 +4,7 @@
 extension ModelQuery {
   /// Every model the query selects, in its order.
   /// - Throws: `SQLiteError`; `DecodingError` naming the column when a row does not decode
-  ///   (as with a ``select(_:)-(any SQLExpressible...)`` that leaves columns out);
+  ///   (as with a `select(_:)` that leaves columns out);
   ///   ``ModelError`` for a model or association declaration that does not hold.
   public func fetchAll(_ db: Connection) throws -> [M] {
     guard let table = try db.modelTable(M.self, target: target, for: .read) else { return [] }
@@ -47,7 +47,7 @@ extension ModelQuery {
     return try db.scalar(Bool.self, sql.text, sql.statementArguments) ?? false
   }
 
-  /// The rows of the query as they are: for a ``select(_:)-(any SQLExpressible...)`` of some
+  /// The rows of the query as they are: for a `select(_:)` of some
   /// columns or of aggregates.
   ///
   /// ```swift
