@@ -9,6 +9,7 @@ let package = Package(
     .executable(name: "Contacts", targets: ["Contacts"]),
     .executable(name: "PersonStore", targets: ["PersonStore"]),
     .executable(name: "ExistingDatabase", targets: ["ExistingDatabase"]),
+    .executable(name: "School", targets: ["School"]),
     .executable(name: "SwiftLiteBenchmarks", targets: ["SwiftLiteBenchmarks"]),
     .executable(name: "swiftlite-gen", targets: ["swiftlite-gen"]),
   ],
@@ -58,6 +59,10 @@ let package = Package(
       name: "ExistingDatabase", dependencies: ["ExistingDatabaseSample"],
       path: "Samples/ExistingDatabase/Main"),
 
+    // Sample: grades, classes and people with foreign keys, queries and relations.
+    .target(name: "SchoolSample", dependencies: ["SwiftLite"], path: "Samples/School/Sources"),
+    .executableTarget(name: "School", dependencies: ["SchoolSample"], path: "Samples/School/Main"),
+
     // Benchmarks: SwiftLite against the raw C API in the same process.
     .executableTarget(
       name: "SwiftLiteBenchmarks",
@@ -80,7 +85,7 @@ let package = Package(
       name: "SamplesTests",
       dependencies: [
         "SwiftLite", "UserDAOSample", "ContactsSample", "PersonStoreSample",
-        "ExistingDatabaseSample",
+        "ExistingDatabaseSample", "SchoolSample",
       ],
       path: "Tests/SamplesTests"
     ),

@@ -26,7 +26,9 @@ struct Workload: Sendable {
 
 /// The registry of every workload, in report order.
 enum Workloads {
-  static var all: [Workload] { core + models + mapped + mixed + codableFloor + access + memory }
+  static var all: [Workload] {
+    core + models + mapped + mixed + codableFloor + access + memory + query
+  }
 }
 
 /// What one timed run of one side gets: the shared fixtures and a stopwatch.

@@ -1,7 +1,9 @@
 internal import CSQLite
 
 // Raw SQL: the escape hatch that is always one call away, and the statement cache behind
-// `run`, `query`, `queryFirst`, `scalar` and `forEachRow`.
+// `run`, `query`, `queryFirst`, `scalar` and `forEachRow`. These text forms are disfavored
+// overloads: a string literal goes to the forms that take interpolated SQL (in Query), where
+// an interpolation binds its value instead of splicing it.
 extension Connection {
   /// Runs one or many SQL statements separated by `;` (DDL, DML, pragmas), without arguments.
   /// Rows they return are ignored.
@@ -99,7 +101,7 @@ extension Connection {
   /// - Throws: `SQLiteError`: `.range` for a wrong argument count or unknown name,
   ///   `.constraint` (see ``SQLiteError/constraintKind``) for a violated constraint, and
   ///   any other failure of SQLite.
-  @discardableResult
+  @discardableResult @_disfavoredOverload
   public func run(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
     try withCachedStatement(sql, arguments) { statement in
       // sqlite3_changes keeps the count of the last INSERT, UPDATE or DELETE: after a
@@ -118,6 +120,7 @@ extension Connection {
   /// TEXT that is not valid UTF-8 keeps its exact bytes: reading it as a `String` throws,
   /// reading it as `Data` gives the bytes (see ``Row``).
   /// - Throws: `SQLiteError` as ``run(_:_:)`` does.
+  @_disfavoredOverload
   public func query(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
     try withCachedStatement(sql, arguments, Self.remainingRows(of:))
   }
@@ -132,7 +135,8 @@ extension Connection {
   /// - Throws: `SQLiteError`: `.range` when the number of values differs from the
   ///   statement's parameters, `.mismatch` for a value SQLite cannot store, and what
   ///   ``query(_:_:)`` throws.
-  @inlinable
+  // Disfavored too: otherwise its presence makes a literal pick the text form above.
+  @inlinable @_disfavoredOverload
   public func query<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
     _ sql: String, values first: V, _ rest: repeat each W
   ) throws -> [Row] {
@@ -179,6 +183,7 @@ extension Connection {
 
   /// Runs a query and returns its first row, or `nil` when it returns none.
   /// - Throws: `SQLiteError` as ``run(_:_:)`` does.
+  @_disfavoredOverload
   public func queryFirst(_ sql: String, _ arguments: StatementArguments = []) throws -> Row? {
     try withCachedStatement(sql, arguments, Self.firstRow(of:))
   }
@@ -195,7 +200,8 @@ extension Connection {
   /// - Throws: `SQLiteError`: `.range` when the number of values differs from the
   ///   statement's parameters, `.mismatch` for a value SQLite cannot store, and what
   ///   ``queryFirst(_:_:)`` throws.
-  @inlinable
+  // Disfavored too: otherwise its presence makes a literal pick the text form above.
+  @inlinable @_disfavoredOverload
   public func queryFirst<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
     _ sql: String, values first: V, _ rest: repeat each W
   ) throws -> Row? {
@@ -217,6 +223,7 @@ extension Connection {
   /// ```
   /// - Throws: `SQLiteError` as ``run(_:_:)`` does; `DecodingError` when the value does not
   ///   convert to `T`.
+  @_disfavoredOverload
   public func scalar<T: SQLiteValueConvertible>(
     _ type: T.Type = T.self, _ sql: String, _ arguments: StatementArguments = []
   ) throws -> T? {
@@ -229,6 +236,7 @@ extension Connection {
   /// Streams a query's rows one at a time, in place: memory stays flat for any number of
   /// rows. The row passed to `body` is valid only during that call (``Row/copy()`` keeps it).
   /// - Throws: `SQLiteError` from SQLite, or what `body` throws, which stops the iteration.
+  @_disfavoredOverload
   public func forEachRow(
     _ sql: String, _ arguments: StatementArguments = [], _ body: (Row) throws -> Void
   ) throws {

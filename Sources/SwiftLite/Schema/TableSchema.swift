@@ -59,10 +59,12 @@ public struct TableSchema: Sendable, Hashable {
   init<M: Model>(_ model: M.Type, table: String?) throws {
     var schema = try Self.cachedSchema(for: model)
     if let table, table != schema.name {
-      schema.indexes = zip(M.indexes, schema.indexes).map { declared, index in
+      schema.indexes = schema.indexes.enumerated().map { position, index in
         // Index names are unique per database: an explicit name shared by every target
-        // table would make the second target's CREATE INDEX fail.
-        IndexDefinition(
+        // table would make the second target's CREATE INDEX fail. The indexes after the
+        // declared ones are those of foreign keys, named by default.
+        let declared = position < M.indexes.count ? M.indexes[position] : TableIndex(index.columns)
+        return IndexDefinition(
           name: declared.name.map { $0 + "_" + table } ?? declared.resolvedName(table: table),
           columns: index.columns, isUnique: index.isUnique)
       }
@@ -194,9 +196,25 @@ public struct TableSchema: Sendable, Hashable {
       return column
     }
     let table = M.tableName
-    let indexes = M.indexes.map {
+    var indexes = M.indexes.map {
       IndexDefinition(
         name: $0.resolvedName(table: table), columns: $0.columns, isUnique: $0.isUnique)
+    }
+    // Each foreign key gets an index on its columns, unless an index, the primary key or a
+    // UNIQUE column already starts with them: without one, every delete or key change of a
+    // parent row scans the whole child table, and so does every fetch of a parent's children.
+    for key in M.foreignKeys {
+      let columns = key.columns
+      let covered =
+        indexes.contains { Array($0.columns.prefix(columns.count)) == columns }
+        || Array(primaryKey.prefix(columns.count)) == columns
+        || (columns.count == 1 && M.columnConstraints[columns[0]]?.contains(.unique) == true)
+      if !covered {
+        let index = TableIndex(columns)
+        indexes.append(
+          IndexDefinition(name: index.resolvedName(table: table), columns: columns, isUnique: false)
+        )
+      }
     }
     var schema = TableSchema(
       name: table, columns: columns, primaryKey: primaryKey, autoIncrement: M.autoIncrement,

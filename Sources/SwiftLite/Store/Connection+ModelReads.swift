@@ -80,6 +80,7 @@ extension Connection {
   /// let page = try db.findAll(User.self, where: "name LIKE ?", ["%ann%"], orderBy: "name", limit: 20, offset: 40)
   /// ```
   /// - Throws: `SQLiteError` for a bad condition or argument count; `DecodingError`.
+  @_disfavoredOverload
   public func findAll<M: Model>(
     _ model: M.Type, where condition: String, _ arguments: StatementArguments = [],
     orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil, target: String? = nil
@@ -92,6 +93,7 @@ extension Connection {
 
   /// The number of rows, or of rows where a condition holds.
   /// - Throws: `SQLiteError`.
+  @_disfavoredOverload
   public func count<M: Model>(
     _ model: M.Type, where condition: String? = nil, _ arguments: StatementArguments = [],
     target: String? = nil

@@ -104,6 +104,7 @@ extension Connection {
   /// - Returns: the number of rows deleted (none is not an error).
   /// - Throws: `SQLiteError` for a bad condition or argument count.
   @discardableResult
+  @_disfavoredOverload
   public func deleteAll<M: Model>(
     _ model: M.Type, where condition: String, _ arguments: StatementArguments = [],
     target: String? = nil

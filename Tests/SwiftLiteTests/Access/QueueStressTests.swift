@@ -200,8 +200,8 @@ final class QueueStressTests: SQLiteTestCase {
     let raw = try Connection(path: path("raw.sqlite"))
     func rawTable(_ target: Int) throws {
       try raw.execute("CREATE TABLE \"Note_chat\(target)\"(id INTEGER PRIMARY KEY, text TEXT)")
-      try raw.run("INSERT INTO \"Note_chat\(target)\"(text) VALUES ('x')")
-      _ = try raw.query("SELECT id, text FROM \"Note_chat\(target)\"")
+      try raw.run("INSERT INTO \(identifier: "Note_chat\(target)")(text) VALUES ('x')")
+      _ = try raw.query("SELECT id, text FROM \(identifier: "Note_chat\(target)")")
     }
     for target in 0..<warmUp { try rawTable(target) }
     let rawBefore = residentMemoryBytes() ?? 0

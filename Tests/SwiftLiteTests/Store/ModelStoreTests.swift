@@ -154,8 +154,9 @@ final class ModelStoreTests: ModelTestCase {
     let columns = allTypesColumns.map(\.name).dropFirst()
     let nulls = columns.map { "(" + SQLIdentifier.quote($0) + " IS NULL)" }.joined(separator: " + ")
     XCTAssertEqual(
-      try db.scalar(Int.self, "SELECT \(nulls) FROM AllOptionals WHERE id = 1"), columns.count)
-    XCTAssertEqual(try db.scalar(Int.self, "SELECT \(nulls) FROM AllOptionals WHERE id = 2"), 0)
+      try db.scalar(Int.self, "SELECT \(raw: nulls) FROM AllOptionals WHERE id = 1"), columns.count)
+    XCTAssertEqual(
+      try db.scalar(Int.self, "SELECT \(raw: nulls) FROM AllOptionals WHERE id = 2"), 0)
     XCTAssertEqual(
       try db.scalar(
         String.self,

@@ -1,0 +1,55 @@
+import SwiftLite
+
+/// A grade holds classes; deleting it deletes its classes, and their students with them.
+public struct Grade: Model, Sendable {
+  public var id: Int64?
+  public var name: String
+  public static let primaryKey = ["id"]
+  public static let classes = hasMany(SchoolClass.self)
+
+  public init(id: Int64? = nil, name: String) {
+    self.id = id
+    self.name = name
+  }
+}
+
+/// A class of a grade, with a teacher (a person; `nil` when the teacher leaves).
+public struct SchoolClass: Model, Sendable {
+  public var id: Int64?
+  public var gradeID: Int64
+  public var teacherID: Int64?
+  public var name: String
+  public static let primaryKey = ["id"]
+  public static let foreignKeys = [
+    ForeignKey(["gradeID"], references: Grade.tableName, onDelete: .cascade),
+    ForeignKey(["teacherID"], references: Person.tableName, onDelete: .setNull),
+  ]
+  public static let grade = belongsTo(Grade.self)
+  public static let teacher = belongsTo(Person.self)
+  public static let students = hasMany(Person.self)
+
+  public init(id: Int64? = nil, gradeID: Int64, teacherID: Int64?, name: String) {
+    self.id = id
+    self.gradeID = gradeID
+    self.teacherID = teacherID
+    self.name = name
+  }
+}
+
+/// A teacher (no class of their own) or a student (in one class, deleted with it).
+public struct Person: Model, Sendable {
+  public var id: Int64?
+  public var name: String
+  public var classID: Int64?
+  public static let primaryKey = ["id"]
+  public static let foreignKeys = [
+    ForeignKey(["classID"], references: SchoolClass.tableName, onDelete: .cascade)
+  ]
+  public static let schoolClass = belongsTo(SchoolClass.self)
+
+  public init(id: Int64? = nil, name: String, classID: Int64? = nil) {
+    self.id = id
+    self.name = name
+    self.classID = classID
+  }
+}

@@ -1,0 +1,171 @@
+/// A child's link to its parent, declared on top of one of its ``Model/foreignKeys``.
+///
+/// ```swift
+/// struct SchoolClass: Model {
+///   var id: Int64?
+///   var gradeID: Int64
+///   static let primaryKey = ["id"]
+///   static let foreignKeys = [ForeignKey(["gradeID"], references: Grade.tableName, onDelete: .cascade)]
+///   static let grade = belongsTo(Grade.self)
+/// }
+/// let grade = try db.fetchOne(SchoolClass.grade, of: someClass)
+/// ```
+public struct BelongsTo<Child: Model, Parent: Model>: Sendable {
+  /// The child's foreign key columns, or `nil` for its only foreign key to the parent.
+  public let columns: [String]?
+  /// The parent rows this association reaches (filters apply when loading parents).
+  public var parents: ModelQuery<Parent>
+
+  /// The columns that link the two tables.
+  /// - Throws: ``ModelError/invalidDeclaration(model:reason:)`` when the child declares no
+  ///   such foreign key, or several and ``columns`` does not choose one.
+  func relation() throws -> Relation {
+    try Relation(child: Child.self, parent: Parent.self, columns: columns)
+  }
+
+  /// The query of `child`'s parent (a query of no row when its foreign key is NULL).
+  /// - Throws: ``ModelError`` for a missing foreign key; `EncodingError`.
+  public func query(of child: Child) throws -> ModelQuery<Parent> {
+    let relation = try relation()
+    let values = try Relation.values(of: child, relation.childColumns)
+    return parents.filter(Relation.matching(relation.parentColumns, values))
+  }
+}
+
+/// A parent's link to its many children, declared on top of a foreign key of the child.
+///
+/// ```swift
+/// struct Grade: Model {
+///   var id: Int64?
+///   var name: String
+///   static let primaryKey = ["id"]
+///   static let classes = hasMany(SchoolClass.self)
+/// }
+/// let classes = try db.fetchAll(Grade.classes, of: grade)
+/// let gradesWithClasses = try Grade.all().fetchAll(db, including: Grade.classes)  // two statements
+/// let withA = try Grade.all().joining(Grade.classes.filter(Column("name").hasPrefix("A"))).fetchAll(db)
+/// ```
+public struct HasMany<Parent: Model, Child: Model>: Sendable {
+  /// The child's foreign key columns, or `nil` for its only foreign key to the parent.
+  public let columns: [String]?
+  /// The children this association reaches: filter and order them with
+  /// ``filter(_:)`` and ``order(_:)``.
+  public var children: ModelQuery<Child>
+
+  func relation() throws -> Relation {
+    try Relation(child: Child.self, parent: Parent.self, columns: columns)
+  }
+
+  /// The association reaching only the children where `condition` holds.
+  public func filter(_ condition: some SQLExpressible) -> HasMany {
+    var copy = self
+    copy.children = children.filter(condition)
+    return copy
+  }
+
+  /// The association with its children in this order.
+  public func order(_ orderings: any SQLOrderable...) -> HasMany {
+    var copy = self
+    copy.children = children.order(orderings)
+    return copy
+  }
+
+  /// The query of `parent`'s children.
+  /// - Throws: ``ModelError`` for a missing foreign key; `EncodingError`.
+  public func query(of parent: Parent) throws -> ModelQuery<Child> {
+    let relation = try relation()
+    let values = try Relation.values(of: parent, relation.parentColumns)
+    return children.filter(Relation.matching(relation.childColumns, values))
+  }
+
+  /// The condition "the parent has at least one such child": `EXISTS (SELECT 1 FROM ...)`.
+  /// - Throws: ``ModelError`` for a missing foreign key.
+  public func existsCondition() throws -> SQLExpression {
+    SQLExpression(.exists(ChildExistence(relation: try relation(), children: children)))
+  }
+}
+
+/// A parent's link to its one child (at most), declared on top of a foreign key of the child.
+public struct HasOne<Parent: Model, Child: Model>: Sendable {
+  /// The child's foreign key columns, or `nil` for its only foreign key to the parent.
+  public let columns: [String]?
+  /// The child rows this association reaches.
+  public var children: ModelQuery<Child>
+
+  func relation() throws -> Relation {
+    try Relation(child: Child.self, parent: Parent.self, columns: columns)
+  }
+
+  /// The query of `parent`'s child.
+  /// - Throws: ``ModelError`` for a missing foreign key; `EncodingError`.
+  public func query(of parent: Parent) throws -> ModelQuery<Child> {
+    let relation = try relation()
+    let values = try Relation.values(of: parent, relation.parentColumns)
+    return children.filter(Relation.matching(relation.childColumns, values))
+  }
+
+  /// The condition "the parent has such a child".
+  /// - Throws: ``ModelError`` for a missing foreign key.
+  public func existsCondition() throws -> SQLExpression {
+    SQLExpression(.exists(ChildExistence(relation: try relation(), children: children)))
+  }
+}
+
+extension Model {
+  /// This model's link to its parent through its foreign key to `Parent`'s table.
+  /// - Parameters:
+  ///   - parent: the parent model.
+  ///   - columns: the foreign key's columns, when the model has several to `Parent`.
+  public static func belongsTo<Parent: Model>(_ parent: Parent.Type, using columns: [String]? = nil)
+    -> BelongsTo<Self, Parent>
+  {
+    BelongsTo(columns: columns, parents: Parent.all())
+  }
+
+  /// This model's link to its children: rows of `Child` whose foreign key references
+  /// this model's table.
+  /// - Parameters:
+  ///   - child: the child model.
+  ///   - columns: the child's foreign key columns, when it has several to this table.
+  public static func hasMany<Child: Model>(_ child: Child.Type, using columns: [String]? = nil)
+    -> HasMany<Self, Child>
+  {
+    HasMany(columns: columns, children: Child.all())
+  }
+
+  /// This model's link to its one child (a unique foreign key of `Child`).
+  /// - Parameters:
+  ///   - child: the child model.
+  ///   - columns: the child's foreign key columns, when it has several to this table.
+  public static func hasOne<Child: Model>(_ child: Child.Type, using columns: [String]? = nil)
+    -> HasOne<Self, Child>
+  {
+    HasOne(columns: columns, children: Child.all())
+  }
+}
+
+extension ModelQuery {
+  /// The rows that have at least one child of the association (a semi-join: each parent
+  /// once, however many children match): `Grade.all().joining(Grade.classes.filter(...))`.
+  /// A declaration error of the association (no foreign key) is thrown when the query runs.
+  public func joining<Child: Model>(_ association: HasMany<M, Child>) -> ModelQuery {
+    joining(association.columns, association.children)
+  }
+
+  /// The rows that have a child of the association.
+  public func joining<Child: Model>(_ association: HasOne<M, Child>) -> ModelQuery {
+    joining(association.columns, association.children)
+  }
+
+  private func joining<Child: Model>(_ columns: [String]?, _ children: ModelQuery<Child>)
+    -> ModelQuery
+  {
+    let relation: Relation
+    do {
+      relation = try Relation(child: Child.self, parent: M.self, columns: columns)
+    } catch {
+      return filter(SQLExpression(.failure(error as? ModelError)))
+    }
+    return filter(SQLExpression(.exists(ChildExistence(relation: relation, children: children))))
+  }
+}

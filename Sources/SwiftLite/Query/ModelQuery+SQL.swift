@@ -1,0 +1,157 @@
+// The SQL of a model query: one function per statement kind, each writing its columns in
+// the spelling of the table's mapping and binding every value.
+extension ModelQuery: SubqueryRendering {
+  /// The table's name.
+  var tableName: String { target.map { M.tableName(target: $0) } ?? M.tableName }
+
+  /// The condition of every filter, joined by AND, or `nil` without filters.
+  private var condition: SQLExpression? {
+    guard var result = filters.first else { return nil }
+    for filter in filters.dropFirst() { result = result && filter }
+    return result
+  }
+
+  /// The default selection: every stored property, read under its property name.
+  static func modelSelection(_ mapping: TableMapping?) -> String {
+    guard let mapping else { return "*" }
+    return zip(mapping.columns, mapping.properties).map { column, property in
+      column == property
+        ? SQLIdentifier.quote(column)
+        : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
+    }.joined(separator: ", ")
+  }
+
+  /// `SELECT ...` of this query, in `context` (whose mapping is this model's table).
+  /// - Parameter alias: the name the table takes in the FROM clause, when it needs one.
+  func selectSQL(in context: SQLContext, alias: String? = nil) throws -> SQL {
+    var sql = SQL(isDistinct ? "SELECT DISTINCT " : "SELECT ")
+    if let selection {
+      sql.append(
+        SQL.joined(try selection.map { try $0.sql(in: context) }, separator: ", "))
+    } else {
+      sql.text += Self.modelSelection(context.mapping)
+    }
+    sql.text += " FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName)
+    if let alias { sql.text += " AS " + SQLIdentifier.quote(alias) }
+    try appendClauses(to: &sql, in: context)
+    return sql
+  }
+
+  /// WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and OFFSET.
+  func appendClauses(to sql: inout SQL, in context: SQLContext, ordered: Bool = true) throws {
+    try appendWhere(to: &sql, in: context)
+    if !grouping.isEmpty {
+      sql.text += " GROUP BY "
+      sql.append(SQL.joined(try grouping.map { try $0.sql(in: context) }, separator: ", "))
+    }
+    if !havingConditions.isEmpty {
+      var having = havingConditions[0]
+      for condition in havingConditions.dropFirst() { having = having && condition }
+      sql.text += " HAVING "
+      sql.append(try having.sql(in: context))
+    }
+    guard ordered else { return }
+    if !orderings.isEmpty {
+      sql.text += " ORDER BY "
+      sql.append(SQL.joined(try orderings.map { try $0.sql(in: context) }, separator: ", "))
+    }
+    if limitCount != nil || offsetCount != nil {
+      // SQLite takes OFFSET only after a LIMIT; -1 means no limit.
+      sql.text += " LIMIT ?"
+      sql.arguments.append(limitCount ?? -1)
+      if let offsetCount {
+        sql.text += " OFFSET ?"
+        sql.arguments.append(offsetCount)
+      }
+    }
+  }
+
+  /// ` WHERE ...` when the query has filters.
+  func appendWhere(to sql: inout SQL, in context: SQLContext) throws {
+    if let condition {
+      sql.text += " WHERE "
+      sql.append(try condition.sql(in: context))
+    }
+  }
+
+  /// Whether the query's rows are not simply the filtered rows of the table.
+  var isShaped: Bool {
+    isDistinct || !grouping.isEmpty || !havingConditions.isEmpty || limitCount != nil
+      || offsetCount != nil || selection != nil
+  }
+
+  /// `SELECT count(*) ...`: the number of rows the query returns.
+  func countSQL(in context: SQLContext) throws -> SQL {
+    if isShaped {
+      var sql = SQL("SELECT count(*) FROM (")
+      sql.append(try selectSQL(in: context))
+      sql.text += ")"
+      return sql
+    }
+    var sql = SQL(
+      "SELECT count(*) FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName))
+    try appendWhere(to: &sql, in: context)
+    return sql
+  }
+
+  /// `SELECT EXISTS (...)`: whether the query returns a row.
+  func existsSQL(in context: SQLContext) throws -> SQL {
+    var inner = self
+    if !isShaped { inner.selection = [SQLExpression(SQL("1"))] }
+    var sql = SQL("SELECT EXISTS (")
+    sql.append(try inner.selectSQL(in: context))
+    sql.text += ")"
+    return sql
+  }
+
+  /// The condition selecting the query's rows for DELETE and UPDATE: its filters, or, for
+  /// a query with an order, a limit or groups, its rows' primary keys.
+  private func rowCondition(in context: SQLContext) throws -> SQL {
+    guard isShaped || !orderings.isEmpty else {
+      var sql = SQL("")
+      try appendWhere(to: &sql, in: context)
+      return sql
+    }
+    let keys = (context.mapping?.keyProperties ?? M.primaryKey).map {
+      SQLIdentifier.quote(context.columnName($0))
+    }.joined(separator: ", ")
+    var inner = self
+    inner.selection = [SQLExpression(SQL(keys))]
+    var sql = SQL(" WHERE (" + keys + ") IN (")
+    sql.append(try inner.selectSQL(in: context))
+    sql.text += ")"
+    return sql
+  }
+
+  /// `DELETE FROM ...` of the query's rows.
+  func deleteSQL(in context: SQLContext) throws -> SQL {
+    var sql = SQL("DELETE FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName))
+    sql.append(try rowCondition(in: context))
+    return sql
+  }
+
+  /// `UPDATE ... SET ...` of the query's rows.
+  func updateSQL(_ assignments: [ColumnAssignment], in context: SQLContext) throws -> SQL {
+    var sql = SQL("UPDATE " + SQLIdentifier.quote(context.mapping?.table ?? tableName) + " SET ")
+    sql.append(SQL.joined(try assignments.map { try $0.sql(in: context) }, separator: ", "))
+    sql.append(try rowCondition(in: context))
+    return sql
+  }
+
+  /// The query as a subquery of a statement in `context`: its own model's mapping
+  /// resolves its columns. A missing table selects nothing.
+  func subquerySQL(in context: SQLContext) throws -> SQL {
+    let mapping = try context.resolve(M.self, target)
+    if mapping == nil && !context.isVerbatim {
+      // The table does not exist yet: no rows (an empty list is valid in IN).
+      return SQL("SELECT NULL WHERE 0")
+    }
+    return try selectSQL(in: context.nested(mapping: mapping, alias: tableName))
+  }
+
+  /// The SELECT of this query with its columns written as named (no mapping): for tests
+  /// and for logging what a query does.
+  public var sql: SQL {
+    (try? selectSQL(in: .verbatim(qualifier: tableName))) ?? SQL("")
+  }
+}

@@ -1,0 +1,86 @@
+/// SQL text with its arguments, written by string interpolation in which every value is a
+/// bound parameter, never spliced into the text.
+///
+/// ```swift
+/// let name = "O'Brien"
+/// let ids: [Int64] = [1, 2, 3]
+/// let rows = try db.query("SELECT * FROM user WHERE name = \(name) AND id IN \(ids)")
+/// // SELECT * FROM user WHERE name = ? AND id IN (?, ?, ?)   with ["O'Brien", 1, 2, 3]
+/// ```
+///
+/// What an interpolation writes into the text depends on its form, so that nothing a user
+/// typed can become SQL by accident:
+///
+/// | interpolation | written as |
+/// |---|---|
+/// | `\(value)` (any ``SQLiteValueConvertible``, optionals included) | `?`, bound to the value |
+/// | `\(array)`, `\(set)` of such values | `(?, ?, ?)`; an empty one `()`, which SQLite accepts: `x IN ()` is false, `x NOT IN ()` true |
+/// | `\(identifier: name)` | the name, quoted as an identifier |
+/// | `\(column)` (a ``Column``), `\(expression)` (an ``SQLExpression``) | the quoted column or the expression, its values bound |
+/// | `\(sql)` (another `SQL`) | its text, its arguments appended in place |
+/// | `\(raw: text)` | the text as it is: only for SQL you wrote yourself |
+///
+/// A string literal without interpolations is plain SQL. `SQL` is `Sendable`: its
+/// arguments are values of `Sendable` types.
+public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+  /// The SQL text, with a `?` for each argument.
+  public internal(set) var text: String
+  /// The values bound to the text's `?` parameters, in order.
+  public internal(set) var arguments: [(any SQLiteValueConvertible)?]
+
+  /// SQL written by hand, with `?` parameters bound to `arguments` in order.
+  ///
+  /// ```swift
+  /// let condition = SQL("age BETWEEN ? AND ?", [18, 65])
+  /// ```
+  public init(_ text: String, _ arguments: [(any SQLiteValueConvertible)?] = []) {
+    self.text = text
+    self.arguments = arguments
+  }
+
+  /// Plain SQL from a literal without interpolations.
+  public init(stringLiteral value: String) {
+    self.init(value)
+  }
+
+  /// SQL from an interpolated literal: see ``SQLInterpolation`` for the forms.
+  public init(stringInterpolation: SQLInterpolation) {
+    self.init(stringInterpolation.text, stringInterpolation.arguments)
+  }
+
+  /// The statement arguments for ``arguments``.
+  public var statementArguments: StatementArguments { StatementArguments(arguments) }
+
+  /// Whether the text is empty.
+  public var isEmpty: Bool { text.isEmpty }
+
+  /// The text followed by the number of bound arguments (their values are left out: they
+  /// may be private data).
+  public var description: String {
+    arguments.isEmpty
+      ? text : text + " (\(arguments.count) argument\(arguments.count == 1 ? "" : "s"))"
+  }
+
+  /// Appends another fragment: its text and its arguments.
+  public mutating func append(_ other: SQL) {
+    text += other.text
+    arguments += other.arguments
+  }
+
+  /// The two fragments, one after the other.
+  public static func + (lhs: SQL, rhs: SQL) -> SQL {
+    var result = lhs
+    result.append(rhs)
+    return result
+  }
+
+  /// The fragments joined by `separator` (such as `", "` or `" AND "`).
+  public static func joined(_ parts: [SQL], separator: String) -> SQL {
+    var result = SQL("")
+    for (index, part) in parts.enumerated() {
+      if index > 0 { result.text += separator }
+      result.append(part)
+    }
+    return result
+  }
+}

@@ -1,0 +1,201 @@
+// Eager loading: a query's models with their related rows, in one extra statement for any
+// number of models (two in all), never one per model. The keys of the first statement's
+// rows are bound as a list to the second, whose rows are grouped by key in memory.
+extension ModelQuery {
+  /// The query's models, each with its children: two statements in all, whatever the
+  /// number of parents (large sets of keys are sent in chunks of 10,000).
+  ///
+  /// ```swift
+  /// for (grade, classes) in try Grade.all().order(Column("name")).fetchAll(db, including: Grade.classes) {
+  ///   print(grade.name, classes.map(\.name))
+  /// }
+  /// ```
+  /// The children come in the association's order; a limit on the association's query is
+  /// not applied per parent.
+  /// - Throws: `SQLiteError`; `DecodingError`; ``ModelError`` when the child declares no
+  ///   foreign key to this model.
+  public func fetchAll<Child: Model>(_ db: Connection, including association: HasMany<M, Child>)
+    throws -> [(parent: M, children: [Child])]
+  {
+    let relation = try association.relation()
+    let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
+    let children = try db.fetchGrouped(
+      association.children, keys: relation.childColumns, matching: keys)
+    return zip(parents, keys).map { parent, key in (parent, key.flatMap { children[$0] } ?? []) }
+  }
+
+  /// The query's models, each with its child or `nil`: two statements in all.
+  /// - Throws: as ``fetchAll(_:including:)-(_,HasMany<M,Child>)``.
+  public func fetchAll<Child: Model>(_ db: Connection, including association: HasOne<M, Child>)
+    throws -> [(parent: M, child: Child?)]
+  {
+    let relation = try association.relation()
+    let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
+    let children = try db.fetchGrouped(
+      association.children, keys: relation.childColumns, matching: keys)
+    return zip(parents, keys).map { parent, key in (parent, key.flatMap { children[$0]?.first }) }
+  }
+
+  /// The query's models, each with its parent (`nil` for a NULL foreign key): two
+  /// statements in all.
+  /// - Throws: as ``fetchAll(_:including:)-(_,HasMany<M,Child>)``.
+  public func fetchAll<Parent: Model>(
+    _ db: Connection, including association: BelongsTo<M, Parent>
+  ) throws -> [(child: M, parent: Parent?)] {
+    let relation = try association.relation()
+    let (children, keys) = try db.fetchKeyed(self, keys: relation.childColumns)
+    let parents = try db.fetchGrouped(
+      association.parents, keys: relation.parentColumns, matching: keys)
+    return zip(children, keys).map { child, key in (child, key.flatMap { parents[$0]?.first }) }
+  }
+}
+
+extension Connection {
+  /// `parent`'s children through the association, in its order.
+  /// - Throws: `SQLiteError`; `DecodingError`; ``ModelError`` for a missing foreign key.
+  public func fetchAll<Parent: Model, Child: Model>(
+    _ association: HasMany<Parent, Child>, of parent: Parent
+  ) throws -> [Child] {
+    try association.query(of: parent).fetchAll(self)
+  }
+
+  /// `parent`'s child through the association, or `nil`.
+  /// - Throws: as ``fetchAll(_:of:)``.
+  public func fetchOne<Parent: Model, Child: Model>(
+    _ association: HasOne<Parent, Child>, of parent: Parent
+  ) throws -> Child? {
+    try association.query(of: parent).fetchOne(self)
+  }
+
+  /// `child`'s parent through the association, or `nil` (for a NULL foreign key).
+  /// - Throws: as ``fetchAll(_:of:)``.
+  public func fetchOne<Child: Model, Parent: Model>(
+    _ association: BelongsTo<Child, Parent>, of child: Child
+  ) throws -> Parent? {
+    try association.query(of: child).fetchOne(self)
+  }
+
+  /// The models of `query`, each with the values of its `keys` columns (`nil` when one is
+  /// NULL), read from the same rows.
+  func fetchKeyed<M: Model>(_ query: ModelQuery<M>, keys: [String]) throws -> (
+    [M], [[SQLiteValue]?]
+  ) {
+    guard let table = try modelTable(M.self, target: query.target, for: .read) else {
+      return ([], [])
+    }
+    let context = queryContext(table)
+    var keyed = query
+    keyed.selection = nil
+    var sql = try keyed.selectSQL(in: context)
+    sql = Self.selectingKeys(sql, keys, context)
+    return try withCachedStatement(sql.text, sql.statementArguments) { statement in
+      try readKeyed(M.self, table, statement, keyCount: keys.count)
+    }
+  }
+
+  /// The models of `query` whose `keys` columns hold one of `values`, grouped by those
+  /// values: one statement per 10,000 keys.
+  func fetchGrouped<M: Model>(
+    _ query: ModelQuery<M>, keys: [String], matching values: [[SQLiteValue]?]
+  ) throws -> [[SQLiteValue]: [M]] {
+    var unique: [[SQLiteValue]] = []
+    var seen = Set<[SQLiteValue]>()
+    for case let value? in values where seen.insert(value).inserted { unique.append(value) }
+    guard !unique.isEmpty,
+      let table = try modelTable(M.self, target: query.target, for: .read)
+    else { return [:] }
+    let context = queryContext(table)
+    var groups: [[SQLiteValue]: [M]] = [:]
+    let chunk = 10_000 / keys.count
+    var start = 0
+    while start < unique.count {
+      let slice = unique[start..<Swift.min(start + chunk, unique.count)]
+      start += chunk
+      var keyed = query
+      keyed.selection = nil
+      keyed.limitCount = nil
+      keyed.offsetCount = nil
+      keyed.filters.insert(Self.keyCondition(keys, slice, context), at: 0)
+      let sql = Self.selectingKeys(try keyed.selectSQL(in: context), keys, context)
+      // The text changes with the number of keys: prepared apart, not kept in the cache.
+      let statement = try prepare(sql.text)
+      try statement.bind(sql.statementArguments)
+      let (models, modelKeys) = try readKeyed(M.self, table, statement, keyCount: keys.count)
+      for (model, key) in zip(models, modelKeys) {
+        if let key { groups[key, default: []].append(model) }
+      }
+    }
+    return groups
+  }
+
+  /// `keys IN (...)`: `"k" IN (?, ?)` for one column, `("a", "b") IN (VALUES (?, ?), ...)`
+  /// for several.
+  private static func keyCondition(
+    _ keys: [String], _ values: ArraySlice<[SQLiteValue]>, _ context: SQLContext
+  ) -> SQLExpression {
+    let columns = keys.map { SQLIdentifier.quote(context.columnName($0)) }
+    var sql = SQL("")
+    if keys.count == 1 {
+      sql.text = columns[0] + " IN ("
+      for (index, value) in values.enumerated() {
+        sql.text += index == 0 ? "?" : ", ?"
+        sql.arguments.append(value[0])
+      }
+    } else {
+      sql.text = "(" + columns.joined(separator: ", ") + ") IN (VALUES "
+      let row = "(" + Array(repeating: "?", count: keys.count).joined(separator: ", ") + ")"
+      for (index, value) in values.enumerated() {
+        sql.text += (index == 0 ? "" : ", ") + row
+        sql.arguments += value.map { $0 }
+      }
+    }
+    sql.text += ")"
+    return SQLExpression(sql)
+  }
+
+  /// A SELECT with the key columns appended under names of their own.
+  private static func selectingKeys(_ sql: SQL, _ keys: [String], _ context: SQLContext) -> SQL {
+    let from = " FROM "
+    guard let range = sql.text.range(of: from) else { return sql }
+    var result = sql
+    let extra = keys.enumerated().map { index, key in
+      ", " + SQLIdentifier.quote(context.columnName(key)) + " AS "
+        + SQLIdentifier.quote("swiftlite_key\(index)")
+    }.joined()
+    result.text.replaceSubrange(range.lowerBound..<range.lowerBound, with: extra)
+    return result
+  }
+
+  /// The models of a statement's rows and, for each, the last `keyCount` columns (`nil`
+  /// when one is NULL).
+  private func readKeyed<M: Model>(
+    _ model: M.Type, _ table: ModelTable, _ statement: Statement, keyCount: Int
+  ) throws -> ([M], [[SQLiteValue]?]) {
+    var models: [M] = []
+    var keys: [[SQLiteValue]?] = []
+    let row = statement.row
+    let first = statement.columnCount - keyCount
+    let mapped = table.mapped
+    let columns = mapped == nil ? nil : table.readColumns(of: statement)
+    let decoder =
+      mapped == nil ? RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement) : nil
+    while try statement.step() {
+      if let mapped, let columns {
+        models.append(try mapped.readRow(row, columns: columns, as: M.self))
+      } else if let decoder {
+        models.append(try decoder.decode(M.self, from: row))
+      }
+      let key = try (first..<(first + keyCount)).map { try row[$0] }
+      keys.append(key.contains(where: \.isNull) ? nil : key)
+    }
+    return (models, keys)
+  }
+}
+
+extension RowMapped {
+  /// Reads the current row of a statement as a model of this type, returned as `M`.
+  static func readRow<M>(_ row: Row, columns: ColumnMap, as type: M.Type) throws -> M {
+    assert(M.self == Self.self, "a RowMapped bridge called with another type")
+    return unsafeBitCast(try Self(row: MappedRow(row: row, columns: columns)), to: M.self)
+  }
+}
