@@ -238,9 +238,12 @@ extension Connection {
   /// - Throws: `SQLiteError` from SQLite, or what `body` throws, which stops the iteration.
   @_disfavoredOverload
   public func forEachRow(
-    _ sql: String, _ arguments: StatementArguments = [], _ body: (Row) throws -> Void
+    _ sql: some StringProtocol, _ arguments: StatementArguments = [],
+    _ body: (Row) throws -> Void
   ) throws {
-    try withCachedStatement(sql, arguments) { statement in
+    // Generic on purpose: an interpolated literal with a trailing closure then takes the
+    // concrete form that binds its values, not this one, which would splice them.
+    try withCachedStatement(String(sql), arguments) { statement in
       let row = statement.row
       while try statement.step() { try body(row) }
     }

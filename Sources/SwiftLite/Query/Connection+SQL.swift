@@ -38,12 +38,8 @@ extension Connection {
 
   /// Streams the rows of a query written by interpolation, one at a time, in place.
   ///
-  /// Pass an `SQL` value, not a literal: with a trailing closure, the compiler takes a
-  /// literal for the text form ``forEachRow(_:_:_:)``, which would splice its interpolations.
-  ///
   /// ```swift
-  /// let sql: SQL = "SELECT * FROM event WHERE day = \(day)"
-  /// try db.forEachRow(sql) { row in ... }
+  /// try db.forEachRow("SELECT * FROM event WHERE day = \(day)") { row in ... }
   /// ```
   /// - Throws: `SQLiteError`, or what `body` throws.
   public func forEachRow(_ sql: SQL, _ body: (Row) throws -> Void) throws {

@@ -96,3 +96,19 @@ struct QNote: Model, Equatable {
   static let tableName = "qnote"
   static let primaryKey = ["id"]
 }
+
+extension SQLInterpolationTests {
+  /// With a trailing closure, an interpolated literal still binds its values.
+  func testForEachRowWithATrailingClosureBindsInterpolatedValues() throws {
+    try db.execute("CREATE TABLE t(x TEXT)")
+    let hostile = "1' OR '1' = '1"
+    try db.run("INSERT INTO t VALUES (\(hostile))")
+    try db.run("INSERT INTO t VALUES ('other')")
+    var seen: [String] = []
+    try db.forEachRow("SELECT x FROM t WHERE x = \(hostile)") { row in
+      seen.append(try row.get(String.self, at: 0))
+    }
+    XCTAssertEqual(seen, [hostile])
+    XCTAssertEqual(executedSQL.last, "SELECT x FROM t WHERE x = ?")
+  }
+}
