@@ -135,9 +135,10 @@ final class FullTextSearchTests: SQLiteTestCase {
       try db.createFullTextIndex(index)
     }
     let seen = Locked<[[String]]>([])
-    let observation = queue.observe({ db in
+    let fetch: @Sendable (Connection) throws -> [String] = { db in
       try db.search(Article.self, in: index, matching: .allWords(in: "zoe")).map(\.title)
-    }) { titles in seen.mutate { $0.append(titles) } }
+    }
+    let observation = queue.observe(fetch) { titles in seen.mutate { $0.append(titles) } }
     try queue.write { db in try db.save(Article(id: 1, title: "Zoë", body: "x")) }
     let deadline = Date().addingTimeInterval(10)
     while !seen.value.contains(["Zoë"]), Date() < deadline { usleep(1000) }
