@@ -28,9 +28,9 @@ extension DatabaseAccess {
   /// read (see ``observe(_:)``).
   ///
   /// ```swift
-  /// let observation = dbQueue.observe({ db in try db.scalar(Int.self, "SELECT count(*) FROM user") ?? 0 }) { count in
-  ///   print("users:", count)
-  /// }
+  /// let observation = dbQueue.observe(
+  ///   { db in try db.scalar(Int.self, "SELECT count(*) FROM user") ?? 0 },
+  ///   onChange: { count in print("users:", count) })
   /// // ... later
   /// observation.cancel()
   /// ```

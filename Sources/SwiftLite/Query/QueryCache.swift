@@ -74,7 +74,8 @@ public final class QueryCache: Sendable {
 
   /// The rows of a read query: from memory when the same SQL with the same arguments was
   /// read before and no commit changed its tables since, else from the database (and then
-  /// kept).
+  /// kept). Called from inside a write of the same queue or pool, it reads through that
+  /// write and neither uses nor fills the cache (the write's changes are not committed).
   /// - Parameters:
   ///   - sql: one read statement (it runs in a ``DatabaseAccess/read(_:)-2qvi5``).
   ///   - arguments: its arguments; results are kept per distinct arguments.
@@ -82,6 +83,11 @@ public final class QueryCache: Sendable {
   /// - Throws: `SQLiteError` from the query (`.readOnly` for a statement that writes);
   ///   what converting an argument throws.
   public func query(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
+    // Inside a write, a read sees that write's changes, which are not committed and may
+    // be rolled back: such reads bypass the cache both ways.
+    if database.writingDatabase?.isOnQueue == true {
+      return try database.read { db in try db.query(sql, arguments) }
+    }
     let key = try Self.key(sql, arguments)
     let cached = storage.state.withLock { state -> Entry? in
       guard var entry = state.entries[key] else {

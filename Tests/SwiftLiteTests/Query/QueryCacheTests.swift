@@ -134,6 +134,20 @@ final class QueryCacheTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(cache.statistics.results, 0)
   }
 
+  func testReadsInsideAWriteBypassTheCache() throws {
+    let cache = try QueryCache(queue)
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
+    XCTAssertThrowsError(
+      try queue.write { db in
+        try db.run("INSERT INTO grade(name, year) VALUES ('5Z', 2024)")
+        // The write sees its own row, not the cached result...
+        XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B", "5Z"])
+        throw TestError()
+      })
+    // ...and its uncommitted row was not kept.
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
+  }
+
   func testAReleasedCacheStopsListening() throws {
     var cache: QueryCache? = try QueryCache(queue)
     XCTAssertEqual(queue.database.commitListenerCount, 1)

@@ -33,7 +33,8 @@ final class ReadmeObservationTests: TemporaryDirectoryTestCase {
       rendered.mutate { $0.append(list.map(\.name)) }
     }
     let task = Task {
-      for try await list in players.observeAll(orderBy: "name") { render(list) }  // ends when the task is cancelled
+      // Ends when the task is cancelled.
+      for try await list in players.observeAll(orderBy: "name") { render(list) }
     }
     var counts = dbQueue.observe { db in try db.scalar(Int.self, "SELECT count(*) FROM player") ?? 0
     }
@@ -45,10 +46,9 @@ final class ReadmeObservationTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(second, 1)
 
     let seen = Locked<[Int]>([])
-    let observation = dbQueue.observe({ db in try db.query("SELECT * FROM player").count }) {
-      count in
-      seen.mutate { $0.append(count) }
-    }
+    let observation = dbQueue.observe(
+      { db in try db.query("SELECT * FROM player").count },
+      onChange: { count in seen.mutate { $0.append(count) } })
     while seen.value.isEmpty { await Task.yield() }
     observation.cancel()
     XCTAssertEqual(seen.value, [1])
