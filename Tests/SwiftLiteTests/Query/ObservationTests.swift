@@ -188,6 +188,21 @@ final class ObservationTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(queue.database.commitListenerCount, 0)
   }
 
+  func testDroppedAsyncIteratorsLeaveNothingBehind() throws {
+    let before = ObservationCounter.live.load(ordering: .relaxed)
+    let sequence = queue.observe(playerNames)
+    for _ in 0..<2_000 {
+      // Making the iterator starts the observation; dropping it ends it.
+      _ = sequence.makeAsyncIterator()
+    }
+    let deadline = Date().addingTimeInterval(30)
+    while ObservationCounter.live.load(ordering: .relaxed) > before, Date() < deadline {
+      usleep(1000)
+    }
+    XCTAssertEqual(ObservationCounter.live.load(ordering: .relaxed), before)
+    XCTAssertEqual(queue.database.commitListenerCount, 0)
+  }
+
   func testAReleasedObservationStops() throws {
     var observation: ObservationCancellable? = queue.observe(Self.names) { _ in }
     XCTAssertEqual(queue.database.commitListenerCount, 1)
