@@ -29,7 +29,7 @@ public final class DatabasePool: DatabaseAccess {
   public let path: String
   /// The most reader connections the pool opens.
   public let maximumReaderCount: Int
-  private let writer: SerializedDatabase
+  let writer: SerializedDatabase
   private let readerOptions: OpenOptions
   private let state = Mutex(ReaderState())
   /// One permit per reader connection: a read holds one from checkout to checkin.
@@ -83,6 +83,7 @@ public final class DatabasePool: DatabaseAccess {
     readerOptions.doubleQuotedStringLiterals = options.doubleQuotedStringLiterals
     readerOptions.statementCacheCapacity = options.statementCacheCapacity
     readerOptions.foreignKeys = options.foreignKeys
+    readerOptions.connectionSetup = options.connectionSetup
     self.readerOptions = readerOptions
     permits = DispatchSemaphore(value: self.maximumReaderCount)
   }

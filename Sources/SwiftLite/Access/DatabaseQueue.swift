@@ -32,7 +32,7 @@ import Foundation
 public final class DatabaseQueue: DatabaseAccess {
   /// The path the connection was opened with.
   public var path: String { database.path }
-  private let database: SerializedDatabase
+  let database: SerializedDatabase
 
   /// Opens (and by default creates) a database file behind a serial queue.
   /// - Parameters:

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// One connection behind a private serial dispatch queue: the engine of ``DatabaseQueue``,
 /// of a ``DatabasePool``'s writer and of each of its readers.
@@ -34,6 +35,16 @@ final class SerializedDatabase: Sendable {
   nonisolated(unsafe) private var schemaVersion: Int?
   private let owner: ConnectionOwner
   private let token = Token()
+  /// Whether the connection tracks the tables its transactions change (turned on by the
+  /// first commit listener, and left on).
+  nonisolated(unsafe) private var tracksChanges = false
+  /// Who hears about the tables each committed transaction changed, by registration id.
+  private let commitListeners = Mutex(CommitListeners())
+
+  private struct CommitListeners {
+    var byID: [UInt64: @Sendable (Set<String>) -> Void] = [:]
+    var nextID: UInt64 = 0
+  }
 
   private final class Token: Sendable {}
   private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -116,10 +127,57 @@ final class SerializedDatabase: Sendable {
     }
   }
 
+  // MARK: Commits
+
+  /// Registers `listener` to receive, on this database's queue after each closure that
+  /// committed changes, the (lowercased) names of the tables those commits changed. A
+  /// rolled-back transaction reports nothing. The listener must return quickly and must
+  /// not wait for this database.
+  /// - Returns: the id that ``removeCommitListener(_:)`` takes.
+  /// - Throws: `.misuse` once closed; `.readOnly` for a reader.
+  func addCommitListener(_ listener: @escaping @Sendable (Set<String>) -> Void) throws -> UInt64 {
+    if role == .reader {
+      throw SQLiteError(
+        extendedCode: .readOnly, message: "a reader connection of a \(ownerName) has no commits")
+    }
+    try onQueue {
+      if isClosed { throw SQLiteError.misuse("the \(ownerName) is closed") }
+      if !tracksChanges {
+        owner.lending { connection.startTrackingChanges() }
+        tracksChanges = true
+      }
+    }
+    return commitListeners.withLock { listeners in
+      listeners.nextID += 1
+      listeners.byID[listeners.nextID] = listener
+      return listeners.nextID
+    }
+  }
+
+  /// Unregisters a listener; unknown ids are ignored. Safe from any thread.
+  func removeCommitListener(_ id: UInt64) {
+    _ = commitListeners.withLock { $0.byID.removeValue(forKey: id) }
+  }
+
+  /// The number of commit listeners registered now.
+  var commitListenerCount: Int { commitListeners.withLock { $0.byID.count } }
+
+  /// Hands the tables changed by the commits of the closure that just ended to the
+  /// listeners.
+  private func notifyCommits() {
+    guard tracksChanges else { return }
+    let tables = connection.takeCommittedChanges()
+    guard !tables.isEmpty else { return }
+    for listener in commitListeners.withLock({ Array($0.byID.values) }) { listener(tables) }
+  }
+
   // MARK: On the queue
 
   private func enter<T>(_ body: () throws -> T) throws -> T {
     if isClosed { throw SQLiteError.misuse("the \(ownerName) is closed") }
+    // Listeners hear of commits once the outermost closure is over, whether it returned
+    // or threw (an earlier statement of writeWithoutTransaction may have committed).
+    defer { if depth == 0 { notifyCommits() } }
     return try owner.lending {
       depth += 1
       defer { depth -= 1 }
@@ -229,6 +287,9 @@ final class SerializedDatabase: Sendable {
       do {
         return try connection.transaction(.immediate, body)
       } catch {
+        // The closure's one transaction did not commit, even if SQLite ran its commit
+        // hook before refusing the COMMIT.
+        connection.discardCommittedChanges()
         // The transaction's own rollback holds interrupts off; should SQLite still keep
         // the transaction open, end it here so the next closure starts clean.
         if connection.isInTransaction {

@@ -23,15 +23,28 @@ extension Connection {
         if current.pointee == 0 { break }
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
+        let activity = tableActivity
+        activity?.preparingReads = []
+        activity?.preparingWrites = []
         let code = sqlite3_prepare_v2(handle, current, -1, &statement, &tail)
+        let (reads, writes) = (activity?.preparingReads, activity?.preparingWrites)
+        activity?.preparingReads = nil
+        activity?.preparingWrites = nil
         guard code == SQLITE_OK else {
           throw SQLiteError(code, handle, sql: String(cString: current))
         }
         next = tail
         guard let statement else { continue }  // blanks or a comment
         defer { sqlite3_finalize(statement) }
+        let changesBefore = activity == nil ? 0 : sqlite3_total_changes64(handle)
         var step = sqlite3_step(statement)
         while step == SQLITE_ROW { step = sqlite3_step(statement) }
+        if let activity {
+          activity.noteReads(reads)
+          if let writes, sqlite3_total_changes64(handle) != changesBefore {
+            activity.noteWrites(writes, inTransaction: sqlite3_get_autocommit(handle) == 0)
+          }
+        }
         guard step == SQLITE_DONE else {
           let text = sqlite3_sql(statement).map { String(cString: $0) }
           throw SQLiteError.stepFailed(step, statement, sql: text)
@@ -45,7 +58,8 @@ extension Connection {
   ///   `.misuse` when `sql` holds no statement or more than one.
   public func prepare(_ sql: String) throws -> Statement {
     try ensureOpen(sql)
-    let statement = try Statement.prepare(sql, db: handle, persistent: false)
+    let statement = try prepareStatement(sql, persistent: false)
+    tableActivity?.noteReads(statement.tablesRead)
     statement.owner = owner
     statement.transactionGuard = transactionGuard
     return statement
@@ -70,18 +84,28 @@ extension Connection {
     if let idle = cache.idleStatement(for: sql) {
       statement = idle
     } else if cache.isBusy(sql) {
-      statement = try Statement.prepare(sql, db: handle, persistent: false)
+      statement = try prepareStatement(sql, persistent: false)
       statement.transactionGuard = transactionGuard
       cached = false
     } else {
-      statement = try Statement.prepare(sql, db: handle, persistent: true)
+      statement = try prepareStatement(sql, persistent: true)
       statement.transactionGuard = transactionGuard
       cache.insert(statement)
     }
     statement.isInUse = true
+    // Where activity is tracked (an observed or cached database), the statement's tables
+    // are noted: read now, written when it changed rows.
+    let activity = tableActivity
+    let changesBefore = activity == nil ? 0 : sqlite3_total_changes64(handle)
+    activity?.noteReads(statement.tablesRead)
     defer {
       statement.isInUse = false
       sqlite3_reset(statement.handle)
+      if let activity, let written = statement.tablesWritten, !written.isEmpty,
+        sqlite3_total_changes64(handle) != changesBefore
+      {
+        activity.noteWrites(written, inTransaction: sqlite3_get_autocommit(handle) == 0)
+      }
     }
     do {
       try bind(statement)

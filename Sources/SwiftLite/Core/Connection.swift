@@ -45,6 +45,9 @@ public final class Connection {
   /// Per-connection state of the layers above Core: one typed cache per value type (see
   /// ``attachments(of:)``). Few kinds exist, so a list beats a dictionary.
   private var attachmentStores: [(type: ObjectIdentifier, store: any AttachmentStore)] = []
+  /// The tables statements read and transactions change, once something asked for them
+  /// (see `trackTableActivity()`); `nil` until then, which costs the statements nothing.
+  var tableActivity: TableActivity?
   /// How many values of one type (model tables, say) a connection keeps at most.
   static let attachmentCapacity = 256
 
@@ -127,6 +130,17 @@ public final class Connection {
         extendedCode: error.extendedCode, message: "cannot open '\(path)': \(error.message)",
         sql: error.sql)
     }
+    if let setup = options.connectionSetup {
+      do {
+        try setup(self)
+      } catch {
+        isClosed = true
+        cache.removeAll()
+        removeActivityCallbacks()
+        sqlite3_close_v2(handle)
+        throw error
+      }
+    }
   }
 
   /// Opens a private, in-memory database that disappears when the connection closes.
@@ -145,6 +159,8 @@ public final class Connection {
     cache.removeAll()
     // The trace context is this object: statements still held may run after it is gone.
     if traceHandler != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
+    // The same holds for the authorizer and the hooks.
+    removeActivityCallbacks()
     // close_v2 defers the close until statements the user still holds are finalized.
     sqlite3_close_v2(handle)
   }
@@ -180,6 +196,9 @@ public final class Connection {
     try SQLiteError.check(code, handle)
     isClosed = true
   }
+
+  /// Whether the connection is still open.
+  var isOpen: Bool { !isClosed }
 
   func ensureOpen(_ sql: String?) throws(SQLiteError) {
     if isClosed { throw SQLiteError.misuse("the connection is closed", sql: sql) }

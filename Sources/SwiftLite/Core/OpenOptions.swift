@@ -22,6 +22,19 @@ public struct OpenOptions: Sendable {
   /// schema only through explicit migrations: a missing or outdated table then gives an
   /// error instead. Tables another program made are never changed either way.
   public var automaticMigration = true
+  /// Runs on every new connection once it is open and set up, before anything else uses
+  /// it: the place to add functions and collations (``Connection/createFunction(_:argumentCount:deterministic:_:)``,
+  /// ``Connection/addUnicodeCaseFolding(replacingLike:)``) or set pragmas. A
+  /// ``DatabasePool`` runs it on its writer and on each reader it opens, so what it adds
+  /// is available to every read and write. `nil` (the default) runs nothing.
+  ///
+  /// ```swift
+  /// var options = OpenOptions()
+  /// options.connectionSetup = { db in try db.addUnicodeCaseFolding() }
+  /// let pool = try DatabasePool(path: "app.sqlite", options: options)
+  /// ```
+  /// An error it throws fails the open, and the connection is closed.
+  public var connectionSetup: (@Sendable (Connection) throws -> Void)?
 
   /// The default options: read-write, create when missing, foreign keys on.
   public init() {}

@@ -40,6 +40,11 @@ public final class Statement {
   /// The connection's guard against running on after SQLite rolled a transaction back.
   var transactionGuard: TransactionGuard?
   private var cachedLayout: ColumnLayout?
+  /// The tables the statement reads, learned when it was prepared on a connection that
+  /// tracks its activity; `nil` otherwise.
+  var tablesRead: Set<String>?
+  /// The tables the statement (or a trigger it fires) writes, learned likewise.
+  var tablesWritten: Set<String>?
 
   init(handle: OpaquePointer, sql: String) {
     self.handle = handle

@@ -136,7 +136,7 @@ extension Connection {
     return name
   }
 
-  private func fetch<M: Model>(
+  func fetch<M: Model>(
     _ model: M.Type, _ table: ModelTable, _ sql: String, _ arguments: StatementArguments,
     orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil
   ) throws -> [M] {

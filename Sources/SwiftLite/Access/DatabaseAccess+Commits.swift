@@ -1,0 +1,29 @@
+// The commits of a queue or a pool, for the layers that react to them (observation, the
+// query cache).
+extension DatabaseAccess {
+  /// The serialized database that runs this database's writes: a queue's own, a pool's
+  /// writer; `nil` for another conforming type.
+  var writingDatabase: SerializedDatabase? {
+    if let queue = self as? DatabaseQueue { return queue.database }
+    if let pool = self as? DatabasePool { return pool.writer }
+    return nil
+  }
+
+  /// Registers a listener of the tables each committed write changes (see
+  /// `SerializedDatabase.addCommitListener(_:)`).
+  /// - Returns: the id to pass to ``removeCommitListener(_:)``.
+  /// - Throws: `SQLiteError` `.misuse` once closed, or for a type other than
+  ///   ``DatabaseQueue`` and ``DatabasePool``.
+  func addCommitListener(_ listener: @escaping @Sendable (Set<String>) -> Void) throws -> UInt64 {
+    guard let writingDatabase else {
+      throw SQLiteError.misuse(
+        "\(type(of: self)) cannot report its commits: use a DatabaseQueue or a DatabasePool")
+    }
+    return try writingDatabase.addCommitListener(listener)
+  }
+
+  /// Unregisters a listener of ``addCommitListener(_:)``.
+  func removeCommitListener(_ id: UInt64) {
+    writingDatabase?.removeCommitListener(id)
+  }
+}

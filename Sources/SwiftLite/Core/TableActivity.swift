@@ -1,0 +1,47 @@
+/// What a connection's statements read and change, learned from SQLite itself: the
+/// authorizer reports the tables a statement reads or writes while it is prepared, and the
+/// update, commit and rollback hooks report the tables that transactions changed.
+///
+/// The connection owns it and hands it, unretained, to SQLite's callbacks as their context;
+/// it is used on the connection's thread only. Table names are lowercased, as SQLite
+/// compares them.
+final class TableActivity {
+  /// The tables read by the statement being prepared now by the connection itself, or `nil`
+  /// outside such a prepare (SQLite's own re-prepares then report to nobody).
+  var preparingReads: Set<String>?
+  /// The tables an INSERT, UPDATE or DELETE of the statement being prepared writes (its
+  /// triggers' included).
+  var preparingWrites: Set<String>?
+  /// The tables read by the statements run since a recording started, or `nil`.
+  var recordedReads: Set<String>?
+  /// Whether changes are tracked: the hooks are installed, and a DELETE without WHERE
+  /// deletes row by row so that the update hook sees it.
+  var tracksChanges = false
+  /// The tables changed by the transaction in progress.
+  var pendingChanges: Set<String> = []
+  /// The tables changed by transactions committed since the last ``takeCommittedChanges()``.
+  var committedChanges: Set<String> = []
+
+  /// The tables committed since the last call, and forgets them.
+  func takeCommittedChanges() -> Set<String> {
+    defer { committedChanges = [] }
+    return committedChanges
+  }
+
+  /// Notes that a statement ran and changed rows: the tables it writes changed. In
+  /// autocommit mode the statement's own transaction has already committed.
+  func noteWrites(_ tables: Set<String>, inTransaction: Bool) {
+    guard tracksChanges, !tables.isEmpty else { return }
+    if inTransaction {
+      pendingChanges.formUnion(tables)
+    } else {
+      committedChanges.formUnion(tables)
+    }
+  }
+
+  /// Notes that a statement ran: a recording in progress learns the tables it reads.
+  func noteReads(_ tables: Set<String>?) {
+    guard recordedReads != nil, let tables else { return }
+    recordedReads?.formUnion(tables)
+  }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import XCTest
+
+@testable import SwiftLite
+
+final class QueryCacheTests: TemporaryDirectoryTestCase {
+  private var queue: DatabaseQueue!
+  private let traced = Locked<[String]>([])
+
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    queue = try DatabaseQueue(path: path())
+    let traced = self.traced
+    try queue.writeWithoutTransaction { db in
+      try db.execute(
+        """
+        CREATE TABLE grade(id INTEGER PRIMARY KEY, name TEXT NOT NULL, year INTEGER);
+        CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT);
+        INSERT INTO grade(name, year) VALUES ('5A', 2024), ('5B', 2024), ('6A', 2023);
+        """)
+      db.trace = { sql in traced.mutate { $0.append(sql) } }
+    }
+  }
+
+  override func tearDownWithError() throws {
+    try queue?.close()
+    queue = nil
+    try super.tearDownWithError()
+  }
+
+  private static let gradesOfYear = "SELECT name FROM grade WHERE year = ? ORDER BY name"
+
+  private func selectsRun() -> Int {
+    traced.value.filter { $0 == Self.gradesOfYear }.count
+  }
+
+  private static func names(_ rows: [Row]) throws -> [String] {
+    try rows.map { try $0.get(String.self, "name") }
+  }
+
+  func testACachedReadDoesNotReachSQLiteAndAWriteDropsIt() throws {
+    let cache = try QueryCache(queue)
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
+    XCTAssertEqual(selectsRun(), 1)
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
+    XCTAssertEqual(selectsRun(), 1, "the second read came from memory")
+    // Other arguments are another result.
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2023])), ["6A"])
+    XCTAssertEqual(selectsRun(), 2)
+
+    // A write to another table keeps the result; a rolled-back write too.
+    try queue.write { db in try db.run("INSERT INTO note(text) VALUES ('x')") }
+    XCTAssertThrowsError(
+      try queue.write { db in
+        try db.run("INSERT INTO grade(name, year) VALUES ('ghost', 2024)")
+        throw TestError()
+      })
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
+    XCTAssertEqual(selectsRun(), 2)
+
+    // A committed write to the table drops it: the next read runs and sees the change.
+    try queue.write { db in try db.run("UPDATE grade SET name = '5C' WHERE name = '5B'") }
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5C"])
+    XCTAssertEqual(selectsRun(), 3)
+    let statistics = cache.statistics
+    XCTAssertEqual(statistics.hits, 2)
+    XCTAssertEqual(statistics.misses, 3)
+  }
+
+  func testAPoolsWritesDropTheResultsItsReadersCached() throws {
+    let pool = try DatabasePool(path: path("pool.sqlite"))
+    defer { try? pool.close() }
+    try pool.write { db in
+      try db.execute("CREATE TABLE grade(id INTEGER PRIMARY KEY, name TEXT, year INTEGER)")
+      try db.run("INSERT INTO grade(name, year) VALUES ('5A', 2024)")
+    }
+    let cache = try QueryCache(pool)
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A"])
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A"])
+    XCTAssertEqual(cache.statistics.hits, 1)
+    try pool.write { db in try db.run("INSERT INTO grade(name, year) VALUES ('5B', 2024)") }
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
+    XCTAssertEqual(cache.statistics.misses, 2)
+  }
+
+  func testMemoryIsBoundedAndTheLeastRecentlyUsedResultsGoFirst() throws {
+    try queue.write { db in
+      for index in 0..<50 {
+        try db.run(
+          "INSERT INTO note(text) VALUES (?)", [String(repeating: "n", count: 200) + "\(index)"])
+      }
+    }
+    let cache = try QueryCache(queue, maximumBytes: 2_000)
+    let byID = "SELECT text FROM note WHERE id = ?"
+    _ = try cache.query(byID, [1])
+    for id in 2...50 {
+      _ = try cache.query(byID, [id])
+      _ = try cache.query(byID, [1])  // keeps id 1 recently used
+      XCTAssertLessThanOrEqual(cache.statistics.bytes, 2_000)
+    }
+    let kept = cache.statistics.results
+    XCTAssertGreaterThan(kept, 1)
+    XCTAssertLessThan(kept, 49)
+    let misses = cache.statistics.misses
+    _ = try cache.query(byID, [1])
+    XCTAssertEqual(cache.statistics.misses, misses, "the result used most often is still kept")
+    _ = try cache.query(byID, [2])
+    XCTAssertEqual(cache.statistics.misses, misses + 1, "an old result was dropped")
+
+    // A result larger than the whole bound is read but not kept.
+    let all = try cache.query("SELECT text FROM note")
+    XCTAssertEqual(all.count, 50)
+    XCTAssertLessThanOrEqual(cache.statistics.bytes, 2_000)
+  }
+
+  func testNamedArgumentsAndDecodingAndAWriteAttempt() throws {
+    struct Grade: Decodable, Equatable {
+      var name: String
+      var year: Int
+    }
+    let cache = try QueryCache(queue)
+    let sql = "SELECT name, year FROM grade WHERE year = :year AND name >= :from ORDER BY name"
+    let first = try cache.fetchAll(Grade.self, sql, ["year": 2024, "from": "5B"])
+    XCTAssertEqual(first, [Grade(name: "5B", year: 2024)])
+    _ = try cache.fetchAll(Grade.self, sql, ["from": "5B", "year": 2024])
+    XCTAssertEqual(cache.statistics.hits, 1, "the order of named arguments does not matter")
+    // Reads only: a write through the cache fails and changes nothing.
+    XCTAssertThrowsError(try cache.query("DELETE FROM grade")) { error in
+      XCTAssertEqual((error as? SQLiteError)?.code, .readOnly)
+    }
+    XCTAssertEqual(
+      try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM grade") }, 3)
+    cache.removeAll()
+    XCTAssertEqual(cache.statistics.results, 0)
+  }
+
+  func testReadsInsideAWriteBypassTheCache() throws {
+    let cache = try QueryCache(queue)
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
+    XCTAssertThrowsError(
+      try queue.write { db in
+        try db.run("INSERT INTO grade(name, year) VALUES ('5Z', 2024)")
+        // The write sees its own row, not the cached result...
+        XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B", "5Z"])
+        throw TestError()
+      })
+    // ...and its uncommitted row was not kept.
+    XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
+  }
+
+  func testAReleasedCacheStopsListening() throws {
+    var cache: QueryCache? = try QueryCache(queue)
+    XCTAssertEqual(queue.database.commitListenerCount, 1)
+    _ = try cache?.query(Self.gradesOfYear, [2024])
+    cache = nil
+    XCTAssertEqual(queue.database.commitListenerCount, 0)
+  }
+}
