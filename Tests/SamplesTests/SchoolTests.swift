@@ -18,6 +18,7 @@ final class SchoolTests: TemporaryDirectoryTestCase {
     XCTAssertTrue(first.contains("Grade 1: 1A, 1B"))
     XCTAssertTrue(first.contains("search \"100%\": [\"100% Sure Sam\"]"))
     XCTAssertTrue(first.contains("deleted Grade 1: people 11 -> 6, classes left 1"))
+    XCTAssertEqual(first.last, "observed after the last commit: 6 people")
     let second = try runDemo()
     XCTAssertEqual(second.first, "migrations applied now: none")
     XCTAssertEqual(Array(second.dropFirst()), Array(first.dropFirst()))

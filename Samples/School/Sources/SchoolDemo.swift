@@ -1,3 +1,4 @@
+import Foundation
 import SwiftLite
 
 /// The School sample: grades, classes, teachers and students with real foreign keys and
@@ -30,7 +31,12 @@ public struct SchoolDemo {
     let applied = try Self.migrator.migrate(queue)
     output("migrations applied now: \(applied.isEmpty ? "none" : applied.joined(separator: ", "))")
 
-    // A place for observation: print what changed after each commit (see the README).
+    // Observation: the number of people, now and after each commit that changes Person
+    // (SQLite tells which tables the count reads). Values arrive on a worker thread.
+    let observed = ObservedCounts()
+    let observation = queue.observe(
+      { db in try Person.all().fetchCount(db) }, onChange: { observed.record($0) })
+    defer { observation.cancel() }
 
     try queue.write { db in
       try Grade.all().deleteAll(db)  // an earlier run's data: classes and students cascade
@@ -80,6 +86,8 @@ public struct SchoolDemo {
         "deleted Grade 1: people \(before) -> \(after), classes left \(try SchoolClass.all().fetchCount(db))"
       )
     }
+    let final = try queue.read { db in try Person.all().fetchCount(db) }
+    output("observed after the last commit: \(observed.wait(for: final)) people")
   }
 
   private func seed(_ db: Connection) throws {
@@ -97,5 +105,27 @@ public struct SchoolDemo {
       let classID = try db.insert(SchoolClass(gradeID: grade, teacherID: teacher, name: name))
       for student in students { try db.insert(Person(name: student, classID: classID)) }
     }
+  }
+}
+
+/// The counts an observation delivered, for the demo to wait on.
+private final class ObservedCounts: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var last: Int?
+
+  func record(_ count: Int) {
+    condition.lock()
+    last = count
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Waits (up to 10 s) until the observation delivered `expected`; returns the last value.
+  func wait(for expected: Int) -> Int {
+    condition.lock()
+    defer { condition.unlock() }
+    let deadline = Date().addingTimeInterval(10)
+    while last != expected, condition.wait(until: deadline) {}
+    return last ?? -1
   }
 }
