@@ -57,10 +57,20 @@ public struct FullTextIndex: Sendable, Hashable {
 
   /// An SQL condition on ``table`` that holds for the rows matching a query bound to its one
   /// parameter, for `findAll(_:where:)` and raw SQL (unranked):
-  /// `rowid IN (SELECT rowid FROM "t_fts" WHERE "t_fts" MATCH ?)`.
+  /// `"t"."rowid" IN (SELECT rowid FROM "t_fts" WHERE "t_fts" MATCH ?)`.
   public var matchCondition: String {
-    SQLIdentifier.quote(contentRowID) + " IN (SELECT rowid FROM " + quotedName + " WHERE "
-      + quotedName + " MATCH ?)"
+    SQLIdentifier.quote(table) + "." + SQLIdentifier.quote(contentRowID)
+      + " IN (SELECT rowid FROM " + quotedName + " WHERE " + quotedName + " MATCH ?)"
+  }
+
+  /// ``matchCondition`` with `query` bound, for the query interface (unranked):
+  ///
+  /// ```swift
+  /// let recent = try Article.all().filter(index.matching(.allWords(in: text)))
+  ///   .order(Column("year").desc).fetchAll(db)
+  /// ```
+  public func matching(_ query: FullTextQuery) -> SQL {
+    SQL(matchCondition, [query.text])
   }
 
   var quotedName: String { SQLIdentifier.quote(name) }

@@ -82,6 +82,7 @@ public final class QueryCache: Sendable {
   /// - Returns: the rows, each holding its values.
   /// - Throws: `SQLiteError` from the query (`.readOnly` for a statement that writes);
   ///   what converting an argument throws.
+  @_disfavoredOverload
   public func query(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
     // Inside a write, a read sees that write's changes, which are not committed and may
     // be rolled back: such reads bypass the cache both ways.
@@ -128,9 +129,27 @@ public final class QueryCache: Sendable {
     return rows.map { Row(columns: columns, values: $0) }
   }
 
+  /// The rows of a read query written by interpolation, every interpolated value bound
+  /// (see ``SQL``), from memory when possible, as ``query(_:_:)``.
+  ///
+  /// ```swift
+  /// let rows = try cache.query("SELECT * FROM grade WHERE year = \(year)")
+  /// ```
+  /// - Throws: as ``query(_:_:)``.
+  public func query(_ sql: SQL) throws -> [Row] {
+    try query(sql.text, sql.statementArguments)
+  }
+
+  /// The rows of ``query(_:)-(SQL)`` decoded as `T`.
+  /// - Throws: as ``query(_:_:)``; `DecodingError` naming the column.
+  public func fetchAll<T: Decodable>(_ type: T.Type, _ sql: SQL) throws -> [T] {
+    try fetchAll(type, sql.text, sql.statementArguments)
+  }
+
   /// The rows of ``query(_:_:)`` decoded as `T` (a `Decodable` whose properties are
   /// named after the columns).
   /// - Throws: as ``query(_:_:)``; `DecodingError` naming the column.
+  @_disfavoredOverload
   public func fetchAll<T: Decodable>(
     _ type: T.Type, _ sql: String, _ arguments: StatementArguments = []
   ) throws -> [T] {

@@ -113,6 +113,22 @@ final class FullTextSearchTests: SQLiteTestCase {
     XCTAssertNil(try db.storedSQL("nowhere_fts"))
   }
 
+  func testTheQueryInterfaceFiltersByAMatch() throws {
+    try db.createFullTextIndex(index)
+    try db.save([
+      Article(id: 1, title: "Zoë", body: "garden"),
+      Article(id: 2, title: "Bob", body: "garden shed"),
+      Article(id: 3, title: "Cy", body: "kitchen"),
+    ])
+    let found = try Article.all().filter(index.matching(.allWords(in: "garden")))
+      .order(Column("title")).fetchAll(db)
+    XCTAssertEqual(found.map(\.title), ["Bob", "Zoë"])
+    XCTAssertEqual(
+      try Article.all().filter(index.matching(.allWords(in: "\"); DROP TABLE Article; --")))
+        .fetchCount(db), 0)
+    XCTAssertEqual(try db.count(Article.self), 3)
+  }
+
   func testACreationThatFailsLeavesTheFileAsItWas() throws {
     try db.save(Article(id: 1, title: "t", body: "b"))
     let broken = FullTextIndex(Article.self, columns: ["title", "missing"])

@@ -148,6 +148,23 @@ final class QueryCacheTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(try Self.names(cache.query(Self.gradesOfYear, [2024])), ["5A", "5B"])
   }
 
+  func testInterpolatedSQLIsBoundAndCached() throws {
+    let cache = try QueryCache(queue)
+    let year = 2024
+    let hostile = "5A' OR '1'='1"
+    let rows = try cache.query("SELECT name FROM grade WHERE year = \(year) AND name <> \(hostile)")
+    XCTAssertEqual(try Self.names(rows), ["5A", "5B"])
+    _ = try cache.query("SELECT name FROM grade WHERE year = \(year) AND name <> \(hostile)")
+    XCTAssertEqual(cache.statistics.hits, 1)
+    XCTAssertTrue(
+      traced.value.contains("SELECT name FROM grade WHERE year = ? AND name <> ?"),
+      "values are bound, never spliced: \(traced.value)")
+    struct Name: Decodable, Equatable { var name: String }
+    XCTAssertEqual(
+      try cache.fetchAll(Name.self, "SELECT name FROM grade WHERE year = \(2023)"),
+      [Name(name: "6A")])
+  }
+
   func testAReleasedCacheStopsListening() throws {
     var cache: QueryCache? = try QueryCache(queue)
     XCTAssertEqual(queue.database.commitListenerCount, 1)

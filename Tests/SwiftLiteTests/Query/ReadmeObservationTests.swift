@@ -68,7 +68,9 @@ final class ReadmeObservationTests: TemporaryDirectoryTestCase {
     let cache = try QueryCache(dbQueue, maximumBytes: 8 << 20)
     let rows = try cache.query("SELECT * FROM grade WHERE year = ?", [2024])  // runs the query
     let same = try cache.query("SELECT * FROM grade WHERE year = ?", [2024])  // from memory
-    let grades = try cache.fetchAll(Grade.self, "SELECT * FROM grade WHERE year = ?", [2024])
+    let year = 2024
+    // The value is bound.
+    let grades = try cache.fetchAll(Grade.self, "SELECT * FROM grade WHERE year = \(year)")
     XCTAssertEqual(rows.count, 1)
     XCTAssertEqual(same.count, 1)
     XCTAssertEqual(grades, [Grade(id: 1, name: "5A", year: 2024)])
@@ -109,9 +111,8 @@ final class ReadmeObservationTests: TemporaryDirectoryTestCase {
     try db.createFullTextIndex(index)  // FTS5 table, triggers, and the rows already there
     let hits = try db.search(Article.self, in: index, matching: .allWords(in: userInput), limit: 20)
     let typed = try db.search(Article.self, in: index, matching: .prefixes(in: "zo ga"))
-    let older = try db.findAll(
-      Article.self, where: index.matchCondition + " AND year < ?",
-      [FullTextQuery.allWords(in: "garden").text, 2000])
+    let older = try Article.all().filter(index.matching(.allWords(in: "garden")))
+      .filter(Column("year") < 2000).fetchAll(db)  // unranked, in the query interface
     XCTAssertEqual(Set(hits.map(\.id)), [1, 2])
     XCTAssertEqual(typed.map(\.id), [1])
     XCTAssertEqual(older.map(\.id), [1])
