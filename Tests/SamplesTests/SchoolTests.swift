@@ -14,7 +14,7 @@ final class SchoolTests: TemporaryDirectoryTestCase {
 
   func testTheDemoRunsTwiceWithTheSameResults() throws {
     let first = try runDemo()
-    XCTAssertEqual(first.first, "migrations applied now: v1-tables, v2-person-name-index")
+    XCTAssertEqual(first.first, "migrations applied now: v1-tables, v2-trim-names")
     XCTAssertTrue(first.contains("Grade 1: 1A, 1B"))
     XCTAssertTrue(first.contains("search \"100%\": [\"100% Sure Sam\"]"))
     XCTAssertTrue(first.contains("deleted Grade 1: people 11 -> 6, classes left 1"))

@@ -45,6 +45,7 @@ public struct Person: Model, Sendable {
   public static let foreignKeys = [
     ForeignKey(["classID"], references: SchoolClass.tableName, onDelete: .cascade)
   ]
+  public static let indexes = [TableIndex(["name"], name: "person_on_name")]
   public static let schoolClass = belongsTo(SchoolClass.self)
 
   public init(id: Int64? = nil, name: String, classID: Int64? = nil) {
