@@ -167,3 +167,16 @@ final class ModelGeneratorTests: XCTestCase {
     XCTAssertFalse(try SchemaInspector(db).tableExists("swiftlite_schema"))
   }
 }
+
+extension ModelGeneratorTests {
+  /// A table named like a protocol the struct conforms to gets another type name.
+  func testTableNamesThatAreProtocolNamesGetAnotherTypeName() throws {
+    let source = try ModelGenerator(
+      script:
+        "CREATE TABLE Sendable (id INTEGER PRIMARY KEY); CREATE TABLE equatable (id INTEGER PRIMARY KEY);"
+    ).source()
+    XCTAssertFalse(source.contains("struct Sendable:"), source)
+    XCTAssertFalse(source.contains("struct Equatable:"), source)
+    XCTAssertTrue(source.contains("struct SendableRecord:"), source)
+  }
+}

@@ -205,3 +205,20 @@ private struct DirectoryMessage: Model {
   var text: String
   static let primaryKey = ["id"]
 }
+
+extension DatabaseDirectoryTests {
+  /// The longest id a directory accepts can also be erased: erasing renames the file, and
+  /// that name must fit too.
+  func testTheLongestAcceptedIDCanBeErased() throws {
+    let folder = path("long")
+    let directory = try DatabaseDirectory(path: folder, prefix: "app")
+    var id = String(repeating: "a", count: 300)
+    while (try? directory.databasePath(forUser: id)) == nil { id.removeLast() }
+    _ = try directory.switchUser(to: id)
+    try directory.currentUser?.database.write { try $0.execute("CREATE TABLE t(x)") }
+    _ = try directory.switchUser(to: nil)
+    try directory.eraseUser(id)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: try directory.databasePath(forUser: id)))
+    try directory.close()
+  }
+}

@@ -304,3 +304,26 @@ final class DatabaseQueueOpenTransactionTests: SQLiteTestCase {
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 1)
   }
 }
+
+extension DatabaseQueueTests {
+  /// A queue's read is one read transaction: another connection's commit does not show
+  /// halfway through it.
+  func testAReadSeesOneSnapshotWhileAnotherQueueCommits() throws {
+    // In WAL mode a writer may commit while a read transaction is open (with a rollback
+    // journal, the open read makes the commit wait, which is how it keeps its snapshot).
+    let file = path("snapshot.sqlite")
+    var options = OpenOptions()
+    options.journalMode = .wal
+    let a = try DatabaseQueue(path: file, options: options)
+    let b = try DatabaseQueue(path: file, options: options)
+    try b.write { try $0.execute("CREATE TABLE t(x)") }
+    let counts = try a.read { db -> [Int] in
+      let before = try db.scalar(Int.self, "SELECT count(*) FROM t") ?? -1
+      try b.write { try $0.run("INSERT INTO t VALUES (1)") }
+      let after = try db.scalar(Int.self, "SELECT count(*) FROM t") ?? -1
+      return [before, after]
+    }
+    XCTAssertEqual(counts, [0, 0])
+    XCTAssertEqual(try a.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") }, 1)
+  }
+}
