@@ -64,13 +64,16 @@ public final class Repository<M: Model>: Sendable {
 
   /// The models where a condition holds, its values bound.
   /// - Throws: `SQLiteError`; `DecodingError`.
+  @_disfavoredOverload
   public func findAll(
-    where condition: String, _ arguments: StatementArguments = [], orderBy: String? = nil,
+    where condition: some StringProtocol, _ arguments: StatementArguments = [],
+    orderBy: String? = nil,
     limit: Int? = nil, offset: Int? = nil
   ) throws -> [M] {
     try database.read { db in
       try db.findAll(
-        M.self, where: condition, arguments, orderBy: orderBy, limit: limit, offset: offset,
+        M.self, where: String(condition), arguments, orderBy: orderBy, limit: limit,
+        offset: offset,
         target: target)
     }
   }
@@ -109,12 +112,22 @@ public final class Repository<M: Model>: Sendable {
     try database.write { db in try db.delete(M.self, key: [value], target: target) }
   }
 
-  /// The number of rows, or of rows where a condition holds.
+  /// The number of rows.
   /// - Throws: `SQLiteError`.
-  public func count(where condition: String? = nil, _ arguments: StatementArguments = []) throws
+  public func count() throws -> Int {
+    try database.read { db in try db.count(M.self, target: target) }
+  }
+
+  /// The number of rows where a condition holds, its values bound.
+  /// - Throws: `SQLiteError`.
+  @_disfavoredOverload
+  public func count(where condition: (some StringProtocol)?, _ arguments: StatementArguments = [])
+    throws
     -> Int
   {
-    try database.read { db in try db.count(M.self, where: condition, arguments, target: target) }
+    try database.read { db in
+      try db.count(M.self, where: condition.map { String($0) }, arguments, target: target)
+    }
   }
 
   /// The table name the repository's rows live in.
@@ -142,11 +155,14 @@ extension Repository where M: Sendable {
 
   /// Like ``findAll(where:_:orderBy:limit:offset:)``, suspending the task instead of blocking it.
   /// - Throws: as ``findAll(where:_:orderBy:limit:offset:)``.
+  @_disfavoredOverload
   public func findAll(
-    where condition: String, _ arguments: StatementArguments = [], orderBy: String? = nil,
+    where condition: some StringProtocol, _ arguments: StatementArguments = [],
+    orderBy: String? = nil,
     limit: Int? = nil, offset: Int? = nil
   ) async throws -> [M] {
     let target = self.target
+    let condition = String(condition)
     return try await database.read { db in
       try db.findAll(
         M.self, where: condition, arguments, orderBy: orderBy, limit: limit, offset: offset,
@@ -192,12 +208,21 @@ extension Repository where M: Sendable {
     try await database.write { db in try db.delete(M.self, key: [value], target: target) }
   }
 
+  /// Like ``count()-77cak``, suspending the task instead of blocking it.
+  /// - Throws: as the blocking form.
+  public func count() async throws -> Int {
+    let target = self.target
+    return try await database.read { db in try db.count(M.self, target: target) }
+  }
+
   /// Like ``count(where:_:)``, suspending the task instead of blocking it.
   /// - Throws: as ``count(where:_:)``.
-  public func count(where condition: String? = nil, _ arguments: StatementArguments = [])
+  @_disfavoredOverload
+  public func count(where condition: (some StringProtocol)?, _ arguments: StatementArguments = [])
     async throws -> Int
   {
     let target = self.target
+    let condition = condition.map { String($0) }
     return try await database.read { db in
       try db.count(M.self, where: condition, arguments, target: target)
     }

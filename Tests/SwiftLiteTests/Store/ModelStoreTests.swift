@@ -733,3 +733,33 @@ final class ModelIntegerDecodingTests: ModelTestCase {
     XCTAssertEqual(try db.count(Counter.self), 2)
   }
 }
+
+extension ModelStoreTests {
+  /// A Repository's condition written by interpolation binds its values.
+  func testRepositoryConditionsByInterpolationAreBound() throws {
+    let queue = try DatabaseQueue(path: path())
+    let people = try Repository<Person>(queue)
+    let hostile = "x' OR '1' = '1"
+    try people.save(Person(id: nil, name: hostile, age: 30, email: nil))
+    try people.save(Person(id: nil, name: "Bo", age: 12, email: nil))
+    XCTAssertEqual(try people.findAll(where: "name = \(hostile)").map(\.age), [30])
+    XCTAssertEqual(try people.count(where: "age >= \(18)"), 1)
+    XCTAssertEqual(try people.findAll(where: "name = \("x")"), [])
+    // And on the connection itself.
+    let db = try open()
+    XCTAssertEqual(try db.findAll(Person.self, where: "name = \(hostile)").map(\.age), [30])
+    XCTAssertEqual(try db.count(Person.self, where: "age >= \(18)"), 1)
+    XCTAssertEqual(try db.deleteAll(Person.self, where: "name = \(hostile)"), 1)
+  }
+
+  /// The same from a task.
+  func testRepositoryConditionsByInterpolationAreBoundAsync() async throws {
+    let queue = try DatabaseQueue(path: path())
+    let people = try Repository<Person>(queue)
+    try await people.save(Person(id: nil, name: "Ann", age: 30, email: nil))
+    let found = try await people.findAll(where: "name = \("Ann' OR '1' = '1")")
+    XCTAssertEqual(found, [])
+    let count = try await people.count(where: "age >= \(18)")
+    XCTAssertEqual(count, 1)
+  }
+}
