@@ -121,12 +121,6 @@ extension AutoMigration {
     try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
   }
 
-  /// The Swift types recorded for a table's columns, or `nil` (no record, or one made
-  /// before SwiftLite recorded types).
-  static func recordedSwiftTypes(of table: String, in db: Connection) throws -> String? {
-    try record(of: table, in: db)?.swiftTypes
-  }
-
   /// The definition SwiftLite recorded for a table, or `nil`.
   static func recordedDefinition(of table: String, in db: Connection) throws -> String? {
     try record(of: table, in: db)?.definition

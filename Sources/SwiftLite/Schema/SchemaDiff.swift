@@ -26,9 +26,9 @@ struct SchemaDiff {
       -> StoredTable?
     {
       guard let schema = try SchemaInspector(db).schema(of: table) else { return nil }
+      let record = try AutoMigration.record(of: table, in: db)
       var stored = StoredTable(
-        schema: schema, definition: try AutoMigration.recordedDefinition(of: table, in: db),
-        swiftTypes: try AutoMigration.recordedSwiftTypes(of: table, in: db))
+        schema: schema, definition: record?.definition, swiftTypes: record?.swiftTypes)
       if stored.definition == nil && desired.declaresUnreportedConstraints {
         stored.createSQL = try db.scalar(
           String.self,
