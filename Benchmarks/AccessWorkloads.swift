@@ -7,7 +7,7 @@ import SwiftLite
 // (SwiftLite's stepped backup against one raw sqlite3_backup_step(-1)).
 
 extension Workloads {
-  static let access: [Workload] = [queueLookupHot, poolReadWhileWriting, backup]
+  static let access: [Workload] = [queueLookupHot, poolReadWhileWriting, walSmallWrites, backup]
 
   /// `lookup_hot` through a DatabaseQueue: every statement runs on a connection the queue
   /// owns, so each pays the check that the connection is used inside its closure. Compare
@@ -97,6 +97,57 @@ extension Workloads {
     try database.close()
     return sum
   }
+
+  /// Small write transactions on a WAL file, one row each, as an app saves as it goes.
+  /// SwiftLite: `DatabasePool.write` per row (WAL, `synchronous = NORMAL` by default); raw
+  /// C: the same pragmas, then BEGIN IMMEDIATE, one prepared insert, COMMIT per row. Both
+  /// open the pool or connection outside the timing.
+  static let walSmallWrites = Workload(
+    name: "wal_small_writes",
+    summary: "1,000 one-row write transactions on a WAL file: pool.write per row",
+    target: 1.15,
+    swiftLite: { trial in
+      let pool = try DatabasePool(path: trial.fixtures.freshDatabase())
+      let v = trial.fixtures.values
+      try trial.time {
+        for base in stride(from: 0, to: smallWriteCount(trial) * 10, by: 10) {
+          try pool.write { db in
+            try db.run(
+              Fixtures.insertSQL,
+              [
+                v[base], v[base + 1], v[base + 2], v[base + 3], v[base + 4],
+                v[base + 5], v[base + 6], v[base + 7], v[base + 8], v[base + 9],
+              ])
+          }
+        }
+      }
+      let sum = try pool.read { db in try db.scalar(Int64.self, Fixtures.insertChecksumSQL) }
+      try pool.close()
+      return sum ?? 0
+    },
+    raw: { trial in
+      let db = RawDatabase(path: trial.fixtures.freshDatabase())
+      db.execute("PRAGMA journal_mode = WAL")
+      db.execute("PRAGMA synchronous = NORMAL")
+      let v = trial.fixtures.values
+      trial.time {
+        let insert = db.prepare(Fixtures.insertSQL)
+        for base in stride(from: 0, to: smallWriteCount(trial) * 10, by: 10) {
+          db.execute("BEGIN IMMEDIATE")
+          for column in 0..<10 {
+            db.check(sqlite3_bind_int64(insert, Int32(column + 1), v[base + column]))
+          }
+          db.expect(sqlite3_step(insert), SQLITE_DONE)
+          sqlite3_reset(insert)
+          db.execute("COMMIT")
+        }
+        sqlite3_finalize(insert)
+      }
+      return db.scalar(Fixtures.insertChecksumSQL)
+    })
+
+  /// How many transactions `wal_small_writes` runs: 1,000, or fewer with fewer rows.
+  static func smallWriteCount(_ trial: Trial) -> Int { min(1_000, trial.rows) }
 
   /// Copies the populated database into a new file. SwiftLite: `backup(toPath:)`, in its
   /// default steps of 256 pages into a temporary file renamed into place; raw C: one

@@ -20,6 +20,10 @@ import Synchronization
 /// - A read called from inside a write runs on the writer and sees that write's changes.
 /// - SQLite checkpoints the log by itself when a commit leaves it over 1,000 pages; call
 ///   ``checkpoint(_:)`` for more (`.truncate` empties the `-wal` file).
+/// - Every connection runs with `PRAGMA synchronous = NORMAL` unless
+///   ``OpenOptions/synchronous`` says otherwise: commits do not wait for a sync to disk,
+///   the file is never corrupted, and a power loss may roll back the last commits (see
+///   ``OpenOptions/synchronous``; `.full` keeps each commit durable).
 ///
 /// `DatabasePool` is `Sendable`; it conforms to ``DatabaseAccess`` with the same
 /// semantics as ``DatabaseQueue``. The `Connection` handed to a closure belongs to it.
@@ -83,6 +87,7 @@ public final class DatabasePool: DatabaseAccess {
     readerOptions.doubleQuotedStringLiterals = options.doubleQuotedStringLiterals
     readerOptions.statementCacheCapacity = options.statementCacheCapacity
     readerOptions.foreignKeys = options.foreignKeys
+    readerOptions.synchronous = options.synchronous
     readerOptions.connectionSetup = options.connectionSetup
     self.readerOptions = readerOptions
     permits = DispatchSemaphore(value: self.maximumReaderCount)

@@ -55,6 +55,8 @@ public final class Connection {
   /// created (see ``OpenOptions/automaticMigration``). Explicit calls such as
   /// `migrate(_:)` work either way.
   public var automaticMigration: Bool
+  /// The `synchronous` level the options asked for, or `nil` for `NORMAL` in WAL mode.
+  private let requestedSynchronous: SynchronousMode?
 
   /// The cache where a layer above Core keeps its per-connection values of one type, made
   /// on first use. The values read back are of the type stored: the one cast is here.
@@ -105,6 +107,7 @@ public final class Connection {
     self.path = path
     self.cache = StatementCache(capacity: options.statementCacheCapacity)
     self.automaticMigration = options.automaticMigration
+    self.requestedSynchronous = options.synchronous
     sqlite3_extended_result_codes(handle, 1)
     do {
       // The timeout comes first: reading the schema waits for a writer's lock like any read.
@@ -121,7 +124,12 @@ public final class Connection {
       // Reading the schema proves the file is a database before anyone relies on it.
       try execute("SELECT count(*) FROM sqlite_schema")
       try setForeignKeysEnabled(options.foreignKeys)
-      if let mode = options.journalMode { try setJournalMode(mode) }
+      if let mode = options.journalMode {
+        try setJournalMode(mode)
+      } else if options.synchronous == nil, try journalMode() == .wal {
+        try setSynchronous(.normal)
+      }
+      if let level = options.synchronous { try setSynchronous(level) }
     } catch let error as SQLiteError {
       isClosed = true
       cache.removeAll()
@@ -294,12 +302,35 @@ public final class Connection {
   }
 
   /// Sets the journal mode (``JournalMode/wal`` lets other connections read while one writes).
+  ///
+  /// When the mode becomes WAL and the connection's options left
+  /// ``OpenOptions/synchronous`` to SwiftLite, `synchronous` is set to `NORMAL` too.
   /// - Returns: the mode SQLite reports afterwards (an in-memory database stays `.memory`).
   /// - Throws: `SQLiteError` if the pragma fails, for example inside a transaction.
   @discardableResult
   public func setJournalMode(_ mode: JournalMode) throws -> JournalMode {
     let result = try scalar(String.self, "PRAGMA journal_mode = " + mode.rawValue) ?? ""
-    return JournalMode(rawValue: result.lowercased()) ?? mode
+    let current = JournalMode(rawValue: result.lowercased()) ?? mode
+    if current == .wal && requestedSynchronous == nil { try setSynchronous(.normal) }
+    return current
+  }
+
+  /// The `synchronous` level now in force (`PRAGMA synchronous`).
+  /// - Throws: `SQLiteError` if the pragma fails.
+  public func synchronous() throws -> SynchronousMode {
+    switch try scalar(Int.self, "PRAGMA synchronous") ?? 2 {
+    case 0: .off
+    case 1: .normal
+    case 3: .extra
+    default: .full
+    }
+  }
+
+  /// Sets how hard SQLite syncs to disk (see ``OpenOptions/synchronous`` for what WAL mode's
+  /// `NORMAL` trades).
+  /// - Throws: `SQLiteError` if the pragma fails, for example inside a transaction.
+  public func setSynchronous(_ level: SynchronousMode) throws {
+    try execute("PRAGMA synchronous = " + level.rawValue)
   }
 
   /// Whether foreign key constraints are enforced (on by default in SwiftLite).

@@ -11,6 +11,18 @@ public struct OpenOptions: Sendable {
   public var busyTimeout: Double = 5
   /// A journal mode to set when opening, such as `.wal`; `nil` keeps the file's own.
   public var journalMode: JournalMode?
+  /// How hard SQLite syncs to disk (`PRAGMA synchronous`), or `nil` (the default) for
+  /// SwiftLite's choice: `.normal` whenever the journal mode is WAL after the connection
+  /// opens (a ``DatabasePool``, a `journalMode` of `.wal`, a file already in WAL, or a later
+  /// ``Connection/setJournalMode(_:)`` to `.wal`), and the build's default (`FULL` on most
+  /// systems) otherwise.
+  ///
+  /// In WAL mode `NORMAL` syncs at checkpoints only, not at every commit. SQLite documents
+  /// what that trades (<https://sqlite.org/pragma.html#pragma_synchronous>): the file is
+  /// never corrupted, but a power loss or an OS crash may roll back the last transactions
+  /// committed before it (a killed process loses nothing). Set `.full` to keep every
+  /// commit durable at the cost of one sync per commit.
+  public var synchronous: SynchronousMode?
   /// Whether a double-quoted word that names no column may be taken as a string literal,
   /// SQLite's legacy quirk (<https://sqlite.org/quirks.html#dblquote>). Default `false`:
   /// `"name"` is always an identifier, so a misspelled one is an error, not a string.
@@ -75,6 +87,19 @@ public struct OpenFlags: OptionSet, Sendable {
   public static let privateCache = OpenFlags(rawValue: SQLITE_OPEN_PRIVATECACHE)
   /// `SQLITE_OPEN_NOFOLLOW`: refuse a path that is a symbolic link.
   public static let noFollow = OpenFlags(rawValue: SQLITE_OPEN_NOFOLLOW)
+}
+
+/// SQLite's sync levels. See <https://sqlite.org/pragma.html#pragma_synchronous>.
+public enum SynchronousMode: String, Sendable {
+  /// No syncs: fastest; an OS crash or power loss may corrupt the file.
+  case off
+  /// Syncs at the critical moments only. In WAL mode the file cannot be corrupted, but the
+  /// last commits may be rolled back by a power loss.
+  case normal
+  /// Syncs at every commit: a committed transaction survives a power loss.
+  case full
+  /// Like `full`, and also syncs the directory of a rollback journal when it is deleted.
+  case extra
 }
 
 /// SQLite's journal modes. See <https://sqlite.org/pragma.html#pragma_journal_mode>.
