@@ -88,6 +88,7 @@ public final class DatabasePool: DatabaseAccess {
     readerOptions.statementCacheCapacity = options.statementCacheCapacity
     readerOptions.foreignKeys = options.foreignKeys
     readerOptions.synchronous = options.synchronous
+    readerOptions.checkpoints = options.checkpoints
     readerOptions.connectionSetup = options.connectionSetup
     self.readerOptions = readerOptions
     permits = DispatchSemaphore(value: self.maximumReaderCount)

@@ -57,6 +57,8 @@ public final class Connection {
   public var automaticMigration: Bool
   /// The `synchronous` level the options asked for, or `nil` for `NORMAL` in WAL mode.
   private let requestedSynchronous: SynchronousMode?
+  /// Who checkpoints the write-ahead log (see ``OpenOptions/checkpoints``).
+  let checkpointPolicy: CheckpointPolicy
 
   /// The cache where a layer above Core keeps its per-connection values of one type, made
   /// on first use. The values read back are of the type stored: the one cast is here.
@@ -108,6 +110,7 @@ public final class Connection {
     self.cache = StatementCache(capacity: options.statementCacheCapacity)
     self.automaticMigration = options.automaticMigration
     self.requestedSynchronous = options.synchronous
+    self.checkpointPolicy = options.checkpoints
     sqlite3_extended_result_codes(handle, 1)
     do {
       // The timeout comes first: reading the schema waits for a writer's lock like any read.
@@ -130,6 +133,15 @@ public final class Connection {
         try setSynchronous(.normal)
       }
       if let level = options.synchronous { try setSynchronous(level) }
+      if let pages = options.checkpoints.automaticPages {
+        try SQLiteError.check(sqlite3_wal_autocheckpoint(handle, Int32(clamping: pages)), handle)
+      }
+      if case .external = options.checkpoints {
+        // The last connection to close would otherwise checkpoint the whole log and delete
+        // it, under the replicator that follows it.
+        try SQLiteError.check(
+          swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1), handle)
+      }
     } catch let error as SQLiteError {
       isClosed = true
       cache.removeAll()

@@ -23,6 +23,10 @@ public struct OpenOptions: Sendable {
   /// committed before it (a killed process loses nothing). Set `.full` to keep every
   /// commit durable at the cost of one sync per commit.
   public var synchronous: SynchronousMode?
+  /// Who checkpoints the write-ahead log of a WAL file. Default ``CheckpointPolicy/sqlite``:
+  /// SQLite, every 1,000 pages. Use ``CheckpointPolicy/external(automaticPages:)`` when a
+  /// replicator such as Litestream follows the file (see <doc:ReplicatingWithLitestream>).
+  public var checkpoints = CheckpointPolicy.sqlite
   /// Whether a double-quoted word that names no column may be taken as a string literal,
   /// SQLite's legacy quirk (<https://sqlite.org/quirks.html#dblquote>). Default `false`:
   /// `"name"` is always an identifier, so a misspelled one is an error, not a string.

@@ -79,3 +79,53 @@ final class SynchronousModeTests: TemporaryDirectoryTestCase {
     try db.close()
   }
 }
+
+/// ``OpenOptions/checkpoints``: SQLite's own, a threshold, or left to a replicator.
+final class CheckpointPolicyTests: TemporaryDirectoryTestCase {
+  private func walConnection(_ policy: CheckpointPolicy) throws -> Connection {
+    var options = OpenOptions()
+    options.journalMode = .wal
+    options.checkpoints = policy
+    return try Connection(path: path(), options: options)
+  }
+
+  func testThePolicySetsTheAutomaticThreshold() throws {
+    for (policy, pages) in [
+      (CheckpointPolicy.sqlite, 1_000), (.automatic(pages: 250), 250), (.automatic(pages: 0), 0),
+      (.external(), 0), (.external(automaticPages: 4_000), 4_000),
+    ] {
+      let db = try walConnection(policy)
+      XCTAssertEqual(try db.scalar(Int.self, "PRAGMA wal_autocheckpoint"), pages, "\(policy)")
+      try db.close()
+    }
+  }
+
+  func testAnExternalReplicatorKeepsTheLogOnCloseAndRefusesResets() throws {
+    let db = try walConnection(.external())
+    try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+    for mode in [CheckpointMode.restart, .truncate] {
+      XCTAssertThrowsError(try db.checkpoint(mode)) { error in
+        XCTAssertEqual((error as? SQLiteError)?.code, .misuse)
+        XCTAssertTrue("\(error)".contains("external replicator"), "\(error)")
+      }
+    }
+    XCTAssertNoThrow(try db.checkpoint(.passive))
+    try db.execute("INSERT INTO t VALUES (2)")
+    try db.close()
+    // The last connection closed without checkpointing: the log is still there.
+    let wal = try FileManager.default.attributesOfItem(atPath: path() + "-wal")
+    XCTAssertGreaterThan((wal[.size] as? Int) ?? 0, 0)
+    let reopened = try Connection(path: path())
+    XCTAssertEqual(try reopened.scalar(Int.self, "SELECT count(*) FROM t"), 2)
+    try reopened.close()
+  }
+
+  func testSQLitesPolicyCheckpointsOnCloseAndAllowsTruncate() throws {
+    let db = try walConnection(.sqlite)
+    try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+    XCTAssertNoThrow(try db.checkpoint(.truncate))
+    try db.execute("INSERT INTO t VALUES (2)")
+    try db.close()
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path() + "-wal"))
+  }
+}
