@@ -83,14 +83,14 @@ extension Connection {
     }
   }
 
-  private static func checkFunctionName(_ name: String) throws(SQLiteError) {
+  static func checkFunctionName(_ name: String) throws(SQLiteError) {
     if name.isEmpty || name.utf8.contains(0) || name.utf8.count > 255 {
       throw SQLiteError.misuse(
         "a function or collation name must be 1 to 255 bytes without NUL, not '\(name)'")
     }
   }
 
-  private static func functionArgumentCount(_ count: Int?, name: String) throws(SQLiteError)
+  static func functionArgumentCount(_ count: Int?, name: String) throws(SQLiteError)
     -> Int32
   {
     guard let count else { return -1 }
@@ -118,7 +118,7 @@ private final class CollationBox {
 }
 
 /// The value of a function argument, copied out of SQLite's `sqlite3_value`.
-private func argumentValue(_ value: OpaquePointer?) -> SQLiteValue {
+func argumentValue(_ value: OpaquePointer?) -> SQLiteValue {
   switch sqlite3_value_type(value) {
   case SQLITE_INTEGER:
     return .integer(sqlite3_value_int64(value))
@@ -138,7 +138,7 @@ private func argumentValue(_ value: OpaquePointer?) -> SQLiteValue {
 }
 
 /// Sets a function's result from a Swift value.
-private func setResult(_ context: OpaquePointer?, _ value: SQLiteValue) {
+func setResult(_ context: OpaquePointer?, _ value: SQLiteValue) {
   switch value {
   case .integer(let number):
     sqlite3_result_int64(context, number)
