@@ -5,6 +5,7 @@ let package = Package(
   name: "SwiftLite",
   products: [
     .library(name: "SwiftLite", targets: ["SwiftLite"]),
+    .library(name: "CSQLite", targets: ["CSQLite"]),
     .executable(name: "UserDAO", targets: ["UserDAO"]),
     .executable(name: "Contacts", targets: ["Contacts"]),
     .executable(name: "PersonStore", targets: ["PersonStore"]),
@@ -14,7 +15,8 @@ let package = Package(
     .executable(name: "swiftlite-gen", targets: ["swiftlite-gen"]),
   ],
   targets: [
-    // The system SQLite library. Only Sources/SwiftLite/Core imports it.
+    // The system SQLite library. Only Sources/SwiftLite/Core imports it; its product is for
+    // users who call the C API through Connection.withUnsafeHandle.
     .systemLibrary(
       name: "CSQLite",
       path: "Sources/CSQLite",
@@ -80,7 +82,8 @@ let package = Package(
     .executableTarget(
       name: "SwiftLiteProcessHelper", dependencies: ["SwiftLite"], path: "Tests/ProcessHelper"),
 
-    .testTarget(name: "SwiftLiteTests", dependencies: ["SwiftLite"], path: "Tests/SwiftLiteTests"),
+    .testTarget(
+      name: "SwiftLiteTests", dependencies: ["SwiftLite", "CSQLite"], path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SamplesTests",
       dependencies: [

@@ -38,7 +38,7 @@ public final class Connection {
   /// Refuses statements of a transaction closure once SQLite rolled its transaction back.
   let transactionGuard = TransactionGuard()
   /// Hides SwiftLite's own housekeeping statements from ``trace``.
-  private var isTraceSuppressed = false
+  var isTraceSuppressed = false
   /// `SELECT(1)`, prepared once: stepping it clears a pending interrupt (see
   /// ``withInterruptsHeld(_:)``). Finalized before the connection closes.
   private var interruptClearer: OpaquePointer?

@@ -1,0 +1,82 @@
+internal import CSQLite
+
+// The escape hatches to the C API: the connection's own `sqlite3*` for what SwiftLite does
+// not wrap, and loading a run-time extension.
+extension Connection {
+  /// Runs `body` with the connection's `sqlite3*` handle, for C calls SwiftLite does not
+  /// wrap (`sqlite3_db_config`, `sqlite3_file_control`, a virtual table module...). Import
+  /// the `CSQLite` product of this package (`import CSQLite`) to call them.
+  ///
+  /// ```swift
+  /// import CSQLite
+  ///
+  /// let changes = try db.withUnsafeHandle { handle in
+  ///   sqlite3_changes64(handle)
+  /// }
+  /// ```
+  ///
+  /// The rules, which SwiftLite cannot check:
+  /// - Use the handle inside `body` only: do not keep it, and never close it
+  ///   (`sqlite3_close`), finalize a statement SwiftLite prepared, or change the
+  ///   authorizer, the update, commit, rollback or trace hooks: observation, the query cache
+  ///   and ``trace`` rely on them.
+  /// - `body` runs on the caller's thread, which is the connection's: inside a queue's or a
+  ///   pool's closure, as for every other call (from elsewhere this throws `.misuse`).
+  /// - Leave no transaction open that SwiftLite does not know of, and no statement
+  ///   mid-step.
+  /// - A schema change made through the handle is noticed: when `PRAGMA schema_version`
+  ///   moved during `body`, SwiftLite forgets what it kept about model tables on this
+  ///   connection, and its cached statements are prepared again by SQLite as usual.
+  /// - Returns: what `body` returns.
+  /// - Throws: `.misuse` when the connection is closed or used outside its owner's closure;
+  ///   what `body` throws.
+  public func withUnsafeHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+    try ensureOpen(nil)
+    let before = schemaVersion()
+    defer { if schemaVersion() != before { removeAllAttachments() } }
+    return try body(handle)
+  }
+
+  /// Loads a run-time loadable extension (a shared library such as `spellfix.so`) into this
+  /// connection. Extension loading is turned on for this call only
+  /// (`SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION`, C API only: SQL's `load_extension()` stays
+  /// off), then off again. See <https://sqlite.org/loadext.html>.
+  ///
+  /// ```swift
+  /// try db.loadExtension(path: "/usr/lib/sqlite3/pcre.so")
+  /// ```
+  /// An extension lives as long as its connection: over a ``DatabasePool``, load it on
+  /// every connection through ``OpenOptions/connectionSetup``.
+  /// - Parameters:
+  ///   - path: the shared library's path (SQLite also tries it with the platform's suffix).
+  ///   - entryPoint: the C function to call, or `nil` for SQLite's default
+  ///     (`sqlite3_extension_init`, or one derived from the file name).
+  /// - Throws: `SQLiteError` (`.error`) naming the library and SQLite's reason when it
+  ///   cannot be loaded or its entry point fails; `.misuse` when closed or for a path or
+  ///   entry point holding NUL.
+  public func loadExtension(path: String, entryPoint: String? = nil) throws {
+    try ensureOpen(nil)
+    if path.utf8.contains(0) || entryPoint?.utf8.contains(0) == true {
+      throw SQLiteError.misuse("an extension path or entry point cannot contain NUL")
+    }
+    try SQLiteError.check(
+      swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1), handle)
+    defer { _ = swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0) }
+    var message: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_load_extension(handle, path, entryPoint, &message)
+    guard code != SQLITE_OK else { return }
+    let reason = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+    sqlite3_free(message)
+    throw SQLiteError(
+      extendedCode: SQLiteError.Code(rawValue: code),
+      message: "cannot load the extension '\(path)': \(reason)")
+  }
+
+  /// `PRAGMA schema_version`, or `nil` when it cannot be read; housekeeping, kept out of
+  /// ``trace``.
+  private func schemaVersion() -> Int? {
+    isTraceSuppressed = true
+    defer { isTraceSuppressed = false }
+    return try? scalar(Int.self, "PRAGMA schema_version")
+  }
+}
