@@ -27,7 +27,9 @@ struct BenchItemRenamed: Model, Sendable {
 }
 
 extension Workloads {
-  static let models: [Workload] = [modelInsert, modelSave, modelFetchAll, migration]
+  static let models: [Workload] = [
+    modelInsert, modelSave, modelFetchAll, fetchSQLModels, migration,
+  ]
 
   static let modelInsertSQL =
     "INSERT INTO bench_item (id, c1, c2, c3, c4, c5, c6, c7, c8, c9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -103,6 +105,24 @@ extension Workloads {
     raw: rawModelInsert)
 
   /// `db.findAll(BenchItem.self)` against a raw loop filling an array of plain structs.
+  /// Models from SQL written by hand against the same models through `findAll`: the
+  /// baseline is SwiftLite's own, not raw C.
+  static let fetchSQLModels = Workload(
+    name: "fetch_sql_models",
+    summary: "fetch all rows as [Model] with db.fetchAll(Model.self, sql) (baseline: db.findAll)",
+    target: 1.05,
+    swiftLite: { trial in
+      let db = try Connection(path: try modelDatabase(trial, rows: trial.rows))
+      let items = try trial.time { try db.fetchAll(BenchItem.self, "SELECT * FROM bench_item") }
+      return items.reduce(0) { $0 &+ $1.id &+ $1.c9 }
+    },
+    raw: { trial in
+      let db = try Connection(path: try modelDatabase(trial, rows: trial.rows))
+      _ = try db.findAll(BenchItem.self, limit: 1)  // the table is looked up outside the timing
+      let items = try trial.time { try db.findAll(BenchItem.self) }
+      return items.reduce(0) { $0 &+ $1.id &+ $1.c9 }
+    })
+
   static let modelFetchAll = Workload(
     name: "model_fetchAll",
     summary: "fetch all rows as [Model] with db.findAll (raw: [struct of 10 Int64])",
