@@ -4,10 +4,12 @@ extension ModelQuery: SubqueryRendering {
   /// The table's name.
   var tableName: String { target.map { M.tableName(target: $0) } ?? M.tableName }
 
-  /// The condition of every filter, joined by AND, or `nil` without filters.
+  /// The condition of every filter, joined by AND, or `nil` without filters. Without
+  /// groups, the HAVING conditions are per-row conditions too.
   private var condition: SQLExpression? {
-    guard var result = filters.first else { return nil }
-    for filter in filters.dropFirst() { result = result && filter }
+    let conditions = grouping.isEmpty ? filters + havingConditions : filters
+    guard var result = conditions.first else { return nil }
+    for filter in conditions.dropFirst() { result = result && filter }
     return result
   }
 
@@ -31,6 +33,10 @@ extension ModelQuery: SubqueryRendering {
     } else {
       sql.text += Self.modelSelection(context.mapping)
     }
+    if !annotations.isEmpty {
+      sql.text += ", "
+      sql.append(SQL.joined(try annotations.map { try $0.sql(in: context) }, separator: ", "))
+    }
     sql.text += " FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName)
     if let alias { sql.text += " AS " + SQLIdentifier.quote(alias) }
     try appendClauses(to: &sql, in: context)
@@ -44,7 +50,7 @@ extension ModelQuery: SubqueryRendering {
       sql.text += " GROUP BY "
       sql.append(SQL.joined(try grouping.map { try $0.sql(in: context) }, separator: ", "))
     }
-    if !havingConditions.isEmpty {
+    if !grouping.isEmpty && !havingConditions.isEmpty {
       var having = havingConditions[0]
       for condition in havingConditions.dropFirst() { having = having && condition }
       sql.text += " HAVING "
@@ -76,8 +82,8 @@ extension ModelQuery: SubqueryRendering {
 
   /// Whether the query's rows are not simply the filtered rows of the table.
   var isShaped: Bool {
-    isDistinct || !grouping.isEmpty || !havingConditions.isEmpty || limitCount != nil
-      || offsetCount != nil || selection != nil
+    isDistinct || !grouping.isEmpty || limitCount != nil || offsetCount != nil
+      || selection != nil
   }
 
   /// `SELECT count(*) ...`: the number of rows the query returns.

@@ -22,6 +22,8 @@ public struct ModelQuery<M: Model>: Sendable {
   /// The per-target table (``Model/tableName(target:)``), or `nil` for the model's table.
   public let target: String?
   var selection: [SQLExpression]?
+  /// Expressions selected after the model's columns (``annotated(with:)``).
+  var annotations: [SQLExpression] = []
   var isDistinct = false
   var filters: [SQLExpression] = []
   var grouping: [SQLExpression] = []
@@ -97,9 +99,31 @@ public struct ModelQuery<M: Model>: Sendable {
     with { $0.grouping = expressions.map(\.sqlExpression) }
   }
 
-  /// The groups where `condition` also holds (`HAVING`).
+  /// The groups where `condition` also holds (`HAVING`). Without ``group(_:)`` there are
+  /// no groups: each row is its own, and the condition applies to each row as a filter does,
+  /// which is what a condition on a relation's aggregate needs:
+  ///
+  /// ```swift
+  /// let busy = try Folder.all().having(Folder.notes.count >= 10).fetchAll(db)
+  /// let empty = try Folder.all().having(Folder.notes.isEmpty).fetchAll(db)
+  /// ```
   public func having(_ condition: some SQLExpressible) -> ModelQuery {
     with { $0.havingConditions.append(condition.sqlExpression) }
+  }
+
+  /// The model's columns and, after them, these expressions, each named with
+  /// ``SQLExpressible/aliased(_:)``: read them with `fetchAll(_:as:)` into a type that has
+  /// the model's properties and the aliases, or from the rows of `fetchRows(_:)`.
+  ///
+  /// ```swift
+  /// struct FolderInfo: Decodable { var id: Int64; var name: String; var noteCount: Int }
+  /// let folders = try Folder.all()
+  ///   .annotated(with: Folder.notes.count.aliased("noteCount"))
+  ///   .order(Column("name"))
+  ///   .fetchAll(db, as: FolderInfo.self)    // one statement
+  /// ```
+  public func annotated(with expressions: any SQLExpressible...) -> ModelQuery {
+    with { $0.annotations += expressions.map(\.sqlExpression) }
   }
 }
 

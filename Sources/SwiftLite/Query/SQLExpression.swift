@@ -101,6 +101,8 @@ public struct SQLExpression: SQLExpressible, SQLOrderable, Sendable {
     case rawList(Node, SQL, negated: Bool)
     case subquery(Node, any SubqueryRendering, negated: Bool)
     case exists(any SubqueryRendering)
+    /// A subquery that gives one value, written in parentheses by the subquery itself.
+    case scalar(any SubqueryRendering)
     case like(Node, String)
     case alias(Node, String)
     /// A declaration error found while building, thrown when the query is written.
@@ -171,7 +173,7 @@ public struct SQLExpression: SQLExpressible, SQLOrderable, Sendable {
         sql.text += (negated ? " NOT IN (" : " IN (")
         sql.append(try subquery.subquerySQL(in: context))
         sql.text += ")"
-      case .exists(let subquery):
+      case .exists(let subquery), .scalar(let subquery):
         sql.append(try subquery.subquerySQL(in: context))
       case .like(let operand, let pattern):
         try operand.render(into: &sql, context, atLeast: 5)

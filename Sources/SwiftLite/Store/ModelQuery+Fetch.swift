@@ -14,6 +14,15 @@ extension ModelQuery {
     }
   }
 
+  /// Every row the query selects decoded as `T` by column name: for an
+  /// ``ModelQuery/annotated(with:)`` query, a type with the model's properties and the
+  /// annotations' aliases.
+  /// - Throws: as ``fetchAll(_:)``.
+  public func fetchAll<T: Decodable>(_ db: Connection, as type: T.Type) throws -> [T] {
+    guard let table = try db.modelTable(M.self, target: target, for: .read) else { return [] }
+    return try db.fetchAll(type, try selectSQL(in: db.queryContext(table)))
+  }
+
   /// The first model the query selects (with `LIMIT 1`), or `nil`.
   /// - Throws: as ``fetchAll(_:)``.
   public func fetchOne(_ db: Connection) throws -> M? {

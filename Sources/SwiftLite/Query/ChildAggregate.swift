@@ -1,0 +1,38 @@
+/// An aggregate of a parent's children, as a correlated subquery of the parent's query:
+/// `(SELECT count(*) FROM note AS c WHERE c.folderID = folder.id AND ...)`. One statement
+/// computes it for every parent.
+struct ChildAggregate<Child: Model>: SubqueryRendering {
+  let relation: Relation
+  let children: ModelQuery<Child>
+  /// The aggregate over the children's rows (`count(*)`, `sum(size)`...).
+  let aggregate: SQLExpression
+  /// What the subquery gives when the child table does not exist yet (`0` for a count,
+  /// `NULL` for the others, as over no row).
+  let valueWithoutTable: String
+
+  func subquerySQL(in context: SQLContext) throws -> SQL {
+    let mapping = try context.resolve(Child.self, children.target)
+    if mapping == nil && !context.isVerbatim { return SQL(valueWithoutTable) }
+    let alias = "swiftlite_child\(context.depth + 1)"
+    let inner = context.nested(mapping: mapping, alias: alias)
+    var query = children
+    query.selection = [aggregate]
+    query.orderings = []
+    query.limitCount = nil
+    query.offsetCount = nil
+    var links = SQL("")
+    for (index, (child, parent)) in zip(relation.childColumns, relation.parentColumns).enumerated()
+    {
+      if index > 0 { links.text += " AND " }
+      links.text +=
+        SQLIdentifier.quote(alias) + "." + SQLIdentifier.quote(inner.columnName(child)) + " = "
+        + SQLIdentifier.quote(context.qualifier) + "."
+        + SQLIdentifier.quote(context.columnName(parent))
+    }
+    query.filters.insert(SQLExpression(links), at: 0)
+    var sql = SQL("(")
+    sql.append(try query.selectSQL(in: inner, alias: alias))
+    sql.text += ")"
+    return sql
+  }
+}

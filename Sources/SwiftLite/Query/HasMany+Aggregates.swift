@@ -1,0 +1,63 @@
+// Aggregates of a parent's children, for annotations (`annotated(with:)`) and conditions
+// (`filter`, `having`) of the parent's query: each is a correlated subquery, so the
+// parents and their counts come back from one statement, without loading the children.
+extension HasMany {
+  /// The number of the parent's children (of this association: its filters apply).
+  ///
+  /// ```swift
+  /// let busy = try Folder.all().having(Folder.notes.count >= 10).fetchAll(db)
+  /// let rows = try Folder.all().annotated(with: Folder.notes.count.aliased("noteCount"))
+  ///   .fetchAll(db, as: FolderInfo.self)
+  /// ```
+  public var count: SQLExpression { aggregate(.countAll, withoutTable: "0") }
+
+  /// Whether the parent has none of these children (`NOT EXISTS (...)`).
+  public var isEmpty: SQLExpression {
+    do {
+      return SQLExpression(
+        .not(.exists(ChildExistence(relation: try relation(), children: children))))
+    } catch {
+      return SQLExpression(.failure(error as? ModelError))
+    }
+  }
+
+  /// The sum of an expression over the parent's children: NULL when none has a value.
+  public func sum(_ expression: some SQLExpressible) -> SQLExpression {
+    aggregate(.sum(expression))
+  }
+
+  /// The smallest value of an expression among the parent's children, NULL without one.
+  public func min(_ expression: some SQLExpressible) -> SQLExpression {
+    aggregate(.min(expression))
+  }
+
+  /// The largest value of an expression among the parent's children, NULL without one.
+  public func max(_ expression: some SQLExpressible) -> SQLExpression {
+    aggregate(.max(expression))
+  }
+
+  /// The average of an expression over the parent's children (REAL), NULL without one.
+  public func average(_ expression: some SQLExpressible) -> SQLExpression {
+    aggregate(.avg(expression))
+  }
+
+  /// Any aggregate over the parent's children: `Folder.notes.aggregate(.count(Column("tag"), distinct: true))`.
+  /// - Parameter expression: an aggregate expression over the child's columns.
+  /// - Returns: the aggregate's value for each parent. A declaration error of the
+  ///   association (no foreign key) is thrown when the query runs.
+  public func aggregate(_ expression: SQLExpression) -> SQLExpression {
+    aggregate(expression, withoutTable: "NULL")
+  }
+
+  private func aggregate(_ expression: SQLExpression, withoutTable: String) -> SQLExpression {
+    do {
+      return SQLExpression(
+        .scalar(
+          ChildAggregate(
+            relation: try relation(), children: children, aggregate: expression,
+            valueWithoutTable: withoutTable)))
+    } catch {
+      return SQLExpression(.failure(error as? ModelError))
+    }
+  }
+}
