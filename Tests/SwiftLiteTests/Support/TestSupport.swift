@@ -234,3 +234,13 @@ func assertIntact(_ db: Connection, file: StaticString = #filePath, line: UInt =
 func snapshot(ofFile path: String) throws -> [String] {
   try Connection(path: path).snapshot()
 }
+
+/// The README, its line breaks and runs of blanks turned into single spaces, so that a test
+/// can check a sentence of it whatever the wrapping.
+func readmeText() throws -> String {
+  let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+  return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+}
