@@ -39,4 +39,28 @@ final class SQLiteValueBytesTests: SQLiteTestCase {
     XCTAssertEqual(Set(read).count, 2)
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(DISTINCT name) FROM t"), 2)
   }
+
+  /// The statement cache is keyed by SQL text: two texts that differ only in normalization
+  /// are two statements, whether found as the last one used or by hashing.
+  func testSQLTextsThatDifferOnlyInNormalizationAreTwoStatements() throws {
+    let first = "SELECT '\(nfc)'"
+    let second = "SELECT '\(nfd)'"
+    XCTAssertEqual(try db.scalar(String.self, first).map { Array($0.utf8) }, Array(nfc.utf8))
+    XCTAssertEqual(try db.scalar(String.self, second).map { Array($0.utf8) }, Array(nfd.utf8))
+    _ = try db.scalar(Int.self, "SELECT 1")
+    XCTAssertEqual(try db.scalar(String.self, first).map { Array($0.utf8) }, Array(nfc.utf8))
+    _ = try db.scalar(Int.self, "SELECT 1")
+    XCTAssertEqual(try db.scalar(String.self, second).map { Array($0.utf8) }, Array(nfd.utf8))
+    try db.execute("CREATE TABLE k(name TEXT PRIMARY KEY)")
+    let (insertComposed, insertDecomposed) = (
+      "INSERT INTO k VALUES ('\(nfc)')", "INSERT INTO k VALUES ('\(nfd)')"
+    )
+    try db.run(insertComposed)
+    try db.run(insertDecomposed)
+    XCTAssertEqual(
+      try db.query("SELECT name FROM k ORDER BY name").map {
+        Array(try $0.get(String.self, at: 0).utf8)
+      },
+      [Array(nfd.utf8), Array(nfc.utf8)])
+  }
 }
