@@ -3,6 +3,12 @@ import XCTest
 
 @testable import SwiftLite
 
+private struct Chat: Model, Equatable {
+  var id: Int64?
+  var text: String
+  static let primaryKey = ["id"]
+}
+
 private struct Place: Model, Equatable {
   var code: String
   var name: String
@@ -25,6 +31,21 @@ final class ModelTextBytesTests: SQLiteTestCase {
   private let nfd = "cafe\u{301}"
 
   private func bytes(_ text: String?) -> [UInt8]? { text.map { Array($0.utf8) } }
+
+  /// Two targets whose names differ only in normalization are two tables: the model table
+  /// kept for one is never used for the other.
+  func testTargetsThatDifferOnlyInNormalizationAreTwoTables() throws {
+    try db.save(Chat(id: 1, text: "composed"), target: nfc)
+    try db.save(Chat(id: 1, text: "decomposed"), target: nfd)
+    XCTAssertEqual(try db.find(Chat.self, id: 1, target: nfc)?.text, "composed")
+    XCTAssertEqual(try db.find(Chat.self, id: 1, target: nfd)?.text, "decomposed")
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT text FROM \(identifier: Chat.tableName(target: nfc))"),
+      "composed")
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT text FROM \(identifier: Chat.tableName(target: nfd))"),
+      "decomposed")
+  }
 
   /// Eager loading groups children by their parent's key as SQLite compares it.
   func testChildrenAreGroupedByTheBytesOfTheirParentsKey() throws {
