@@ -25,6 +25,20 @@ private struct Visit: Model, Equatable {
   static let foreignKeys = [ForeignKey(["placeCode"], references: Place.tableName)]
 }
 
+/// A model whose property is "café" written precomposed (NFC), mapped onto a table whose
+/// column is "café" written with a combining accent (NFD): another name to SQLite.
+private struct ComposedCafe: Model, Equatable {
+  var id: Int64
+  var drink: String
+  static let tableName = "cafes"
+  static let primaryKey = ["id"]
+  static let schemaPolicy = SchemaPolicy.mapped
+  enum CodingKeys: String, CodingKey {
+    case id
+    case drink = "caf\u{E9}"
+  }
+}
+
 /// The Store tells texts apart as SQLite does, by their bytes: table names, keys, values.
 final class ModelTextBytesTests: SQLiteTestCase {
   private let nfc = "caf\u{E9}"
@@ -57,4 +71,17 @@ final class ModelTextBytesTests: SQLiteTestCase {
     XCTAssertEqual(try db.fetchAll(Place.visits, of: places[1].parent).map(\.id), [2])
   }
 
+  /// A property maps onto the column whose name has its bytes (ASCII letters in any case),
+  /// not onto one that differs only in normalization: the write is refused, saying why.
+  func testAPropertyDoesNotMapOntoAColumnThatDiffersOnlyInNormalization() throws {
+    try db.execute("CREATE TABLE cafes(id INTEGER PRIMARY KEY, \(SQLIdentifier.quote(nfd)) TEXT)")
+    let error = thrownError(ModelError.self) { try db.save(ComposedCafe(id: 1, drink: "tea")) }
+    XCTAssertTrue(
+      String(describing: error).contains("another Unicode normalization form"),
+      String(describing: error))
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM cafes"), 0)
+    XCTAssertNotEqual(nfc.asciiCaseFolded, nfd.asciiCaseFolded)
+    XCTAssertEqual("CAF\u{C9}".asciiCaseFolded, "caf\u{C9}".asciiCaseFolded)
+    XCTAssertNotEqual("CAF\u{C9}".asciiCaseFolded, nfc.asciiCaseFolded, "only ASCII folds")
+  }
 }
