@@ -61,6 +61,19 @@ final class ModelTextBytesTests: SQLiteTestCase {
       "decomposed")
   }
 
+  /// A save or an update that changes only the normalization of a text writes it.
+  func testASaveThatChangesOnlyTheNormalizationWritesIt() throws {
+    try db.save(Chat(id: 1, text: nfc))
+    try db.save(Chat(id: 1, text: nfd))
+    XCTAssertEqual(bytes(try db.scalar(String.self, "SELECT text FROM Chat")), bytes(nfd))
+    try db.update(Chat(id: 1, text: nfc))
+    XCTAssertEqual(bytes(try db.scalar(String.self, "SELECT text FROM Chat")), bytes(nfc))
+    XCTAssertEqual(bytes(try db.find(Chat.self, id: 1)?.text), bytes(nfc))
+    let snapshot = try db.snapshot()
+    try db.save(Chat(id: 1, text: nfd))
+    XCTAssertNotEqual(try db.snapshot(), snapshot, "a dump shows the bytes")
+  }
+
   /// Eager loading groups children by their parent's key as SQLite compares it.
   func testChildrenAreGroupedByTheBytesOfTheirParentsKey() throws {
     try db.save([Place(code: nfc, name: "composed"), Place(code: nfd, name: "decomposed")])
