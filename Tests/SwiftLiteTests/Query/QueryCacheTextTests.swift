@@ -20,6 +20,12 @@ final class QueryCacheTextTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(cache.statistics.results, 2)
     let interpolated: SQL = "SELECT count(*) FROM t WHERE name = \("cafe\u{301}")"
     XCTAssertEqual(try cache.query(interpolated).first?.get(Int.self, at: 0), 0)
+
+    // The other direction: the NFD result cached first does not answer for NFC.
+    let other = try QueryCache(queue)
+    XCTAssertEqual(try other.query(sql, ["cafe\u{301}"]).first?.get(Int.self, at: 0), 0)
+    XCTAssertEqual(try other.query(sql, ["caf\u{E9}"]).first?.get(Int.self, at: 0), 1)
+    XCTAssertEqual(other.statistics.hits, 0)
     try queue.close()
   }
 }
