@@ -23,10 +23,14 @@ import Synchronization
 /// letters, digits and `-` stay as they are, every other byte becomes `_` and two hex
 /// digits. Any id is safe, `"../x"`, `"/"`, `"."`, `""`, a NUL or ids that differ only in
 /// case included: names never leave the folder and never collide, even on a
-/// case-insensitive file system, and ``users()`` gives the ids back. An id whose name would
-/// pass 255 bytes is refused (``DatabaseDirectoryError/userIDTooLong(bytes:limit:)``):
-/// hashing it instead would lose the id, and a separate table of names could disagree with
-/// the files.
+/// case-insensitive file system, and ``users()`` gives the ids back. A file name holds 255
+/// bytes, and a database's name leaves room for the longest suffix a file beside it gets
+/// (`.bk00000000-journal`, 19 bytes), so an id whose database name would pass 236 bytes is
+/// refused (``DatabaseDirectoryError/userIDTooLong(bytes:limit:)``). With the prefix `app`,
+/// that is 225 lowercase ASCII characters (226 are refused), 37 `é` (38 are refused) or 25
+/// CJK characters (26 are refused): every byte that does not stand for itself takes three.
+/// Hashing a long id instead would lose the id, and a separate table of names could
+/// disagree with the files.
 ///
 /// Each database opens as a ``DatabaseQueue`` or a ``DatabasePool`` and is brought up to
 /// date by the `common` or `perUser` ``Migrator`` (which may register models) when opened.
@@ -62,7 +66,6 @@ public final class DatabaseDirectory: Sendable {
   private let operations = Mutex(())
 
   private static let suffix = ".sqlite"
-  /// The longest suffix SQLite adds to a database's name.
   /// The longest name SwiftLite or SQLite gives a file beside a database: a backup's
   /// temporary copy (`.bk` and 8 hex digits) with its `-journal`. Erasing renames to `.x`
   /// and 8 hex digits, which is shorter.

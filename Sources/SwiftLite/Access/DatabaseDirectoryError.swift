@@ -5,7 +5,8 @@ public enum DatabaseDirectoryError: Error, Sendable, Hashable, CustomStringConve
   /// The prefix is empty, too long, or holds something other than ASCII letters, digits
   /// and `-` (an `_` would let two prefixes claim the same files).
   case invalidPrefix(String)
-  /// The user id's encoded file name would exceed what file systems accept (255 bytes).
+  /// The user id's database file name would take more than `limit` bytes: a file name holds
+  /// 255, less the longest suffix of a file beside the database (`.bk00000000-journal`).
   case userIDTooLong(bytes: Int, limit: Int)
   /// Another connection (in this process or another) still has the user's database open,
   /// so it was not erased.

@@ -72,9 +72,20 @@ final class AttachmentCache<Value: AnyObject>: AttachmentStore {
 }
 
 /// The key of an ``AttachmentCache`` entry: a type (a model's, say) and a name (its table's).
+/// Names are told apart by their bytes, as SQLite tells tables apart: a target "caf\u{E9}"
+/// and a target "cafe\u{301}" are two tables, and must not share an entry.
 struct AttachmentKey: Hashable {
   let type: ObjectIdentifier
   let name: String
+
+  static func == (lhs: AttachmentKey, rhs: AttachmentKey) -> Bool {
+    lhs.type == rhs.type && lhs.name.hasSameBytes(as: rhs.name)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(type)
+    name.hashBytes(into: &hasher)
+  }
 }
 
 /// What a connection needs of every attachment cache, whatever its value type.

@@ -7,6 +7,12 @@ import Foundation
 /// actually stored. See <https://sqlite.org/datatype3.html>.
 ///
 /// `SQLiteValue` is `Sendable`, `Hashable` and `Codable`-free by design: it is the raw layer.
+///
+/// Two values are equal when SQLite would store the same thing: the same class and the same
+/// value, and for text the same UTF-8 bytes. Swift's `==` on `String` is canonical
+/// equivalence ("caf\u{E9}" equals "cafe\u{301}"); SQLite compares bytes, so
+/// `.text("caf\u{E9}")` and `.text("cafe\u{301}")` are two values, in a `Set` or as the keys
+/// of a `Dictionary` too.
 public enum SQLiteValue: Sendable, Hashable {
   /// The INTEGER storage class: a signed 64-bit integer.
   case integer(Int64)
@@ -51,6 +57,42 @@ public enum SQLiteValue: Sendable, Hashable {
 
     /// The SQL name of the class: `INTEGER`, `REAL`, `TEXT`, `BLOB` or `NULL`.
     public var description: String { rawValue }
+  }
+}
+
+extension SQLiteValue {
+  /// Whether the two values are the same class and value; texts are compared by their UTF-8
+  /// bytes, as SQLite compares them (see ``SQLiteValue``). `.real(0)` equals `.real(-0.0)`,
+  /// as in SQLite.
+  public static func == (lhs: SQLiteValue, rhs: SQLiteValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.integer(let left), .integer(let right)): return left == right
+    case (.real(let left), .real(let right)): return left == right
+    case (.text(let left), .text(let right)): return left.hasSameBytes(as: right)
+    case (.blob(let left), .blob(let right)): return left == right
+    case (.null, .null): return true
+    default: return false
+    }
+  }
+
+  /// Hashes the class and the value (a text's UTF-8 bytes), consistently with ``==(_:_:)``.
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .integer(let value):
+      hasher.combine(0 as UInt8)
+      hasher.combine(value)
+    case .real(let value):
+      hasher.combine(1 as UInt8)
+      hasher.combine(value)
+    case .text(let value):
+      hasher.combine(2 as UInt8)
+      value.hashBytes(into: &hasher)
+    case .blob(let value):
+      hasher.combine(3 as UInt8)
+      hasher.combine(value)
+    case .null:
+      hasher.combine(4 as UInt8)
+    }
   }
 }
 

@@ -11,6 +11,10 @@
 /// FullTextQuery.prefixes(in: "zo sm")               // "zo"* "sm"*: search as you type
 /// ```
 ///
+/// Words are separated by blanks and by control characters: a NUL (which would end the query
+/// where FTS5 reads it, even inside a quoted word), a tab, an escape and the others are never
+/// part of a word.
+///
 /// ``init(raw:)`` takes FTS5 syntax as written, for queries your code builds.
 public struct FullTextQuery: Sendable, Hashable, CustomStringConvertible {
   /// The query in FTS5 syntax, as it is bound to `MATCH`.
@@ -33,7 +37,7 @@ public struct FullTextQuery: Sendable, Hashable, CustomStringConvertible {
 
   /// Rows holding the words of `input` next to each other, in this order.
   public static func phrase(_ input: String) -> FullTextQuery {
-    FullTextQuery(raw: quote(input))
+    FullTextQuery(raw: quote(String(input.map { isSeparator($0) ? " " : $0 })))
   }
 
   /// Rows holding, for every word of `input`, a word that starts with it ("ann" finds
@@ -48,11 +52,21 @@ public struct FullTextQuery: Sendable, Hashable, CustomStringConvertible {
   /// The query text.
   public var description: String { text }
 
-  /// The words of `input` (split at blanks), each an FTS5 string. No words give one empty
-  /// string, which matches nothing (an empty query would be a syntax error).
+  /// The words of `input` (split at blanks and control characters), each an FTS5 string.
+  /// No words give one empty string, which matches nothing (an empty query would be a
+  /// syntax error).
   private static func quotedWords(_ input: String) -> [String] {
-    let words = input.split(whereSeparator: \.isWhitespace).map { quote(String($0)) }
+    let words = input.split(whereSeparator: isSeparator).map { quote(String($0)) }
     return words.isEmpty ? [quote("")] : words
+  }
+
+  /// Whether the character separates words: a blank, or a control character. FTS5 reads a
+  /// query up to its first NUL, so a NUL left in a quoted word would leave the quote
+  /// unterminated; the other control characters its tokenizers never put in a word either.
+  /// A control character is a grapheme of its own (only CR LF pairs, a blank).
+  private static func isSeparator(_ character: Character) -> Bool {
+    character.isWhitespace
+      || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
   }
 
   /// An FTS5 string: in double quotes, a quote inside doubled. Inside one, FTS5 reads no

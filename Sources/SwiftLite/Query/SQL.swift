@@ -22,11 +22,40 @@
 ///
 /// A string literal without interpolations is plain SQL. `SQL` is `Sendable`: its
 /// arguments are values of `Sendable` types.
+///
+/// A `\(value)` that is a whole `ORDER BY`, `GROUP BY` or `PARTITION BY` term (`ORDER BY
+/// \(column)`, `GROUP BY a, \(x)`) would be a constant, and SQLite would order or group by
+/// it without a word: the call that runs such SQL throws `SQLiteError` `.misuse` instead.
+/// Interpolate a column's name as `\(identifier: name)` or a ``Column``. A value inside a
+/// term's expression (`ORDER BY CASE WHEN a = \(x) THEN 0 ELSE 1 END`) stays a value; a
+/// term that is a fragment of its own is checked once it is interpolated or appended after
+/// the clause.
 public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
   /// The SQL text, with a `?` for each argument.
-  public internal(set) var text: String
+  public internal(set) var text: String {
+    // Another change than an append moves the text under the parameters found.
+    didSet { valueParameters = [] }
+  }
   /// The values bound to the text's `?` parameters, in order.
-  public internal(set) var arguments: [(any SQLiteValueConvertible)?]
+  public internal(set) var arguments: [(any SQLiteValueConvertible)?] {
+    didSet { valueParameters = [] }
+  }
+  /// The `?` written by `\(value)` interpolations that are not known to be whole ORDER BY
+  /// or GROUP BY terms yet (see ``ConstantTermCheck``): the text around them may still grow.
+  var valueParameters: [ValueParameter] = []
+
+  /// A `?` of a `\(value)` interpolation: where it is in the text and which argument it binds.
+  struct ValueParameter: Sendable {
+    /// The UTF-8 offset of the `?` in ``text``.
+    var offset: Int
+    /// Its index in ``arguments``.
+    var argument: Int
+
+    /// The same parameter in a text and arguments that come after others.
+    func shifted(by text: Int, _ arguments: Int) -> ValueParameter {
+      ValueParameter(offset: offset + text, argument: argument + arguments)
+    }
+  }
 
   /// SQL written by hand, with `?` parameters bound to `arguments` in order.
   ///
@@ -46,6 +75,8 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
   /// SQL from an interpolated literal: see ``SQLInterpolation`` for the forms.
   public init(stringInterpolation: SQLInterpolation) {
     self.init(stringInterpolation.text, stringInterpolation.arguments)
+    valueParameters = stringInterpolation.valueParameters
+    ConstantTermCheck.refuseWholeTerms(in: &self)
   }
 
   /// The statement arguments for ``arguments``.
@@ -63,8 +94,13 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
 
   /// Appends another fragment: its text and its arguments.
   public mutating func append(_ other: SQL) {
+    let parameters =
+      valueParameters
+      + other.valueParameters.map { $0.shifted(by: text.utf8.count, arguments.count) }
     text += other.text
     arguments += other.arguments
+    valueParameters = parameters
+    ConstantTermCheck.refuseWholeTerms(in: &self)
   }
 
   /// The two fragments, one after the other.
@@ -78,7 +114,7 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
   public static func joined(_ parts: [SQL], separator: String) -> SQL {
     var result = SQL("")
     for (index, part) in parts.enumerated() {
-      if index > 0 { result.text += separator }
+      if index > 0 { result.append(SQL(separator)) }
       result.append(part)
     }
     return result

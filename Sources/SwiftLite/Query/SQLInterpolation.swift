@@ -3,6 +3,8 @@
 public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
   var text: String
   var arguments: [(any SQLiteValueConvertible)?]
+  /// The `?` of each `\(value)`, for the check of whole ORDER BY and GROUP BY terms.
+  var valueParameters: [SQL.ValueParameter] = []
 
   /// Space for a literal of this size.
   public init(literalCapacity: Int, interpolationCount: Int) {
@@ -18,13 +20,22 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
   }
 
   /// `?`, bound to the value (`nil` binds NULL).
+  ///
+  /// As a whole `ORDER BY`, `GROUP BY` or `PARTITION BY` term, a value would be a constant:
+  /// running the SQL then throws `.misuse` (see ``SQL``). A column's name is
+  /// `\(identifier: name)`.
   public mutating func appendInterpolation(_ value: some SQLiteValueConvertible) {
-    text += "?"
-    arguments.append(value)
+    appendValue(value)
   }
 
-  /// `?`, bound to the optional's value, or NULL.
+  /// `?`, bound to the optional's value, or NULL (as a value, see above).
   public mutating func appendInterpolation<V: SQLiteValueConvertible>(_ value: V?) {
+    appendValue(value)
+  }
+
+  private mutating func appendValue(_ value: (any SQLiteValueConvertible)?) {
+    valueParameters.append(
+      SQL.ValueParameter(offset: text.utf8.count, argument: arguments.count))
     text += "?"
     arguments.append(value)
   }
@@ -77,6 +88,9 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
 
   /// Another fragment: its text here, its arguments bound in place.
   public mutating func appendInterpolation(_ sql: SQL) {
+    valueParameters += sql.valueParameters.map {
+      $0.shifted(by: text.utf8.count, arguments.count)
+    }
     text += sql.text
     arguments += sql.arguments
   }

@@ -49,7 +49,9 @@ extension AutoMigration {
         "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
         [table])
     else { return ([], "") }
-    if try recordedDefinition(of: table, in: db) == sql { return ([], sql) }
+    if try recordedDefinition(of: table, in: db)?.hasSameBytes(as: sql) == true {
+      return ([], sql)
+    }
     // A word search, not a parse: it may see a clause in a name or a string, and then
     // errs on the side of keeping the table.
     let text = sql.uppercased()

@@ -19,7 +19,8 @@ import Foundation
 /// - **Names, not numbers.** A migration is known by its name, so two branches that each add
 ///   one merge without renumbering. Registering a name twice is a programmer error, reported
 ///   as ``MigratorError/duplicateName(_:)`` by every method that reads the database, before
-///   anything runs (not a crash at registration).
+///   anything runs (not a crash at registration). Names are compared by their UTF-8 bytes, as
+///   the database records them: "caf\u{E9}" and "cafe\u{301}" are two names.
 /// - **Unknown migrations are refused.** A database that records a migration this migrator
 ///   does not know (a newer app ran on it) gets ``MigratorError/unknownAppliedMigrations(_:)``
 ///   before anything runs.
@@ -200,24 +201,26 @@ public struct Migrator: Sendable {
   // MARK: Internals
 
   private func pending(_ db: Connection, upTo target: String?) throws -> [Migration] {
-    var seen: Set<String> = []
+    // Names are told apart by their bytes, as the record table's primary key does: a name
+    // recorded in one Unicode normalization form is not a registered name in the other.
+    var seen: Set<ExactText> = []
     for migration in migrations {
-      if !seen.insert(migration.name).inserted {
+      if !seen.insert(ExactText(migration.name)).inserted {
         throw MigratorError.duplicateName(migration.name)
       }
     }
     var candidates = migrations[...]
     if let target {
-      guard let last = migrations.firstIndex(where: { $0.name == target }) else {
+      guard let last = migrations.firstIndex(where: { $0.name.hasSameBytes(as: target) }) else {
         throw MigratorError.unknownTarget(target)
       }
       candidates = migrations[...last]
     }
     let applied = try appliedMigrations(db)
-    let unknown = applied.filter { !seen.contains($0) }
+    let unknown = applied.filter { !seen.contains(ExactText($0)) }
     if !unknown.isEmpty { throw MigratorError.unknownAppliedMigrations(unknown) }
-    let done = Set(applied)
-    return candidates.filter { !done.contains($0.name) }
+    let done = Set(applied.map(ExactText.init))
+    return candidates.filter { !done.contains(ExactText($0.name)) }
   }
 
   /// Applies one migration with foreign keys handled as SQLite documents.

@@ -5,6 +5,10 @@
 /// A pure comparison of values read beforehand (``StoredTable/read(_:for:in:)``): it runs
 /// no SQL. A caller that wants the table to keep some features of its own (an extra index,
 /// a declared type name) changes `desired` before diffing.
+///
+/// Texts (names, defaults, recorded definitions) are compared by their bytes, as SQLite
+/// compares them: a default `'caf\u{E9}'` changed to `'cafe\u{301}'` is a change, though
+/// the two are equal Swift strings.
 struct SchemaDiff {
   /// What is known of a stored table: its schema as SQLite's pragmas report it, and what
   /// SwiftLite recorded when it last gave the table its shape.
@@ -97,7 +101,7 @@ struct SchemaDiff {
   /// Which stored column feeds each wanted column: the same name, else the declared old
   /// name, else a name that differs only in ASCII case; then the stored columns left over.
   private mutating func mapColumns(renamed: [String: String]) {
-    let storedNames = Set(stored.columns.map(\.name))
+    let storedNames = Set(stored.columns.map { ExactText($0.name) })
     // SQLite's names ignore ASCII case: a stored column whose name differs only in case
     // is the same column, renamed (userID -> userId), not one removed and one added.
     let storedByFoldedName = Dictionary(
@@ -112,7 +116,7 @@ struct SchemaDiff {
       return storedByFoldedName[name.asciiCaseFolded]
     }
     for column in desired.columns {
-      if storedNames.contains(column.name) {
+      if storedNames.contains(ExactText(column.name)) {
         sources.append(ColumnSource(target: column, source: column.name))
       } else if let old = renamedSource(of: column.name) {
         sources.append(ColumnSource(target: column, source: old))
@@ -122,8 +126,8 @@ struct SchemaDiff {
         changes.append(.columnAdded(column))
       }
     }
-    let used = Set(sources.map(\.source))
-    removed = stored.columns.filter { !used.contains($0.name) }
+    let used = Set(sources.map { ExactText($0.source) })
+    removed = stored.columns.filter { !used.contains(ExactText($0.name)) }
     changes += removed.map { .columnRemoved($0.name) }
   }
 
@@ -147,7 +151,7 @@ struct SchemaDiff {
       if old.isUnique != target.isUnique {
         changes.append(.uniqueChanged(target.name, isUnique: target.isUnique))
       }
-      if old.defaultSQL != target.defaultSQL {
+      if old.defaultSQL.map(ExactText.init) != target.defaultSQL.map(ExactText.init) {
         changes.append(.defaultChanged(target.name, from: old.defaultSQL, to: target.defaultSQL))
       }
     }
@@ -156,13 +160,15 @@ struct SchemaDiff {
   /// Primary key, foreign keys (compared with stored names) and STRICT.
   private mutating func compareTable() {
     let sourceOf = Dictionary(
-      sources.map { ($0.target.name, $0.source) }, uniquingKeysWith: { a, _ in a })
-    if desired.primaryKey.map({ sourceOf[$0] ?? $0 }) != stored.primaryKey {
+      sources.map { (ExactText($0.target.name), $0.source) }, uniquingKeysWith: { a, _ in a })
+    let keySources = desired.primaryKey.map { ExactText(sourceOf[ExactText($0)] ?? $0) }
+    if keySources != stored.primaryKey.map(ExactText.init) {
       changes.append(.primaryKeyChanged(from: stored.primaryKey, to: desired.primaryKey))
     }
     let desiredKeys = desired.foreignKeys.map { key in
       ForeignKey(
-        key.columns.map { sourceOf[$0] ?? $0 }, references: key.table, key.parentColumns,
+        key.columns.map { sourceOf[ExactText($0)] ?? $0 }, references: key.table,
+        key.parentColumns,
         onDelete: key.onDelete, onUpdate: key.onUpdate)
     }
     if Set(desiredKeys) != Set(stored.foreignKeys) {
@@ -180,11 +186,13 @@ struct SchemaDiff {
     // recorded, with the columns in the order the table has them (added ones last, as
     // ADD COLUMN puts them).
     let storedPosition = Dictionary(
-      stored.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+      stored.columns.enumerated().map { (ExactText($1.name), $0) }, uniquingKeysWith: { a, _ in a })
     var withoutAdded = desired
-    withoutAdded.columns.removeAll { column in added.contains { $0.name == column.name } }
+    withoutAdded.columns.removeAll { column in
+      added.contains { $0.name.hasSameBytes(as: column.name) }
+    }
     withoutAdded.columns.sort {
-      (storedPosition[$0.name] ?? .max) < (storedPosition[$1.name] ?? .max)
+      (storedPosition[ExactText($0.name)] ?? .max) < (storedPosition[ExactText($1.name)] ?? .max)
     }
     var inStoredOrder = withoutAdded
     inStoredOrder.columns += added
@@ -197,7 +205,7 @@ struct SchemaDiff {
       return change.needsRebuild
     }
     if let record = storedTable.definition {
-      if !pragmasSawRebuild && record != withoutAdded.createTableSQL() {
+      if !pragmasSawRebuild && !record.hasSameBytes(as: withoutAdded.createTableSQL()) {
         changes.append(.constraintsChanged)
       }
     } else if !pragmasSawRebuild && desired.declaresUnreportedConstraints {
@@ -205,7 +213,7 @@ struct SchemaDiff {
       // has the CHECK, COLLATE or AUTOINCREMENT the model declares. Unless its CREATE
       // statement is the one SwiftLite would write, rebuild it so that it does, rather than
       // record what may not be true.
-      if storedTable.createSQL != withoutAdded.createTableSQL() {
+      if storedTable.createSQL?.hasSameBytes(as: withoutAdded.createTableSQL()) != true {
         changes.append(.constraintsUnverifiable)
       }
     }
@@ -216,7 +224,8 @@ struct SchemaDiff {
     if let recorded = storedTable.swiftTypes, let old = AutoMigration.decodeSwiftTypes(recorded) {
       for column in sources {
         let (target, source) = (column.target, column.source)
-        guard let was = old[source], let now = target.swiftType, was != now else { continue }
+        guard let was = old[source], let now = target.swiftType, !was.hasSameBytes(as: now)
+        else { continue }
         if let storedColumn = stored.column(named: source), Self.sameType(storedColumn, target) {
           // A change of SQL type is already listed; this one SQLite cannot see.
           changes.append(.swiftTypeChanged(target.name, from: was, to: now))
@@ -226,8 +235,8 @@ struct SchemaDiff {
     }
     let desiredTypes = AutoMigration.swiftTypesText(desired)
     recordIsCurrent =
-      storedTable.definition == alteredDefinition
-      && storedTable.swiftTypes == desiredTypes
+      storedTable.definition?.hasSameBytes(as: alteredDefinition) == true
+      && storedTable.swiftTypes.map(ExactText.init) == desiredTypes.map(ExactText.init)
   }
 
   /// The model is the truth for the indexes on its table.

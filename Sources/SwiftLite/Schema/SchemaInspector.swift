@@ -112,12 +112,15 @@ public struct SchemaInspector {
       foreignKeys: foreignKeys, isStrict: strict)
   }
 
-  /// The tables whose foreign keys reference `table`.
+  /// The tables whose foreign keys reference `table`, its name compared as SQLite compares
+  /// names: ASCII letters in any case, every other character by its bytes ("Zoë" and "ZOË"
+  /// are two tables).
   /// - Throws: `SQLiteError` if a pragma fails.
   public func tablesReferencing(_ table: String) throws -> [String] {
-    try tableNames().filter { name in
+    let folded = table.asciiCaseFolded
+    return try tableNames().filter { name in
       try db.query("PRAGMA foreign_key_list(" + SQLIdentifier.quote(name) + ")").contains {
-        try $0.get(String.self, "table").caseInsensitiveCompare(table) == .orderedSame
+        try $0.get(String.self, "table").asciiCaseFolded == folded
       }
     }
   }

@@ -57,7 +57,7 @@ struct TableMapping {
       stored.columns.map { ($0.name.asciiCaseFolded, $0) }, uniquingKeysWith: { a, _ in a })
     var problems: [String] = []
     var columns: [String] = []
-    var claimed: [String: String] = [:]
+    var claimed: [ExactText: String] = [:]
     let available = stored.columns.map(\.name).joined(separator: ", ")
     for property in desired.columns {
       guard let column = storedByName[property.name.asciiCaseFolded] else {
@@ -65,9 +65,19 @@ struct TableMapping {
           columns.append(property.name)
           continue
         }
+        // Names are told apart by their bytes, as SQLite tells them apart; one that differs
+        // only in Unicode normalization looks the same in a message, so say so.
+        // (String's == is canonical equivalence: here, exactly the lookalike wanted.)
+        let lookalike = stored.columns.first {
+          $0.name.asciiCaseFolded.string == property.name.asciiCaseFolded.string
+        }
         problems.append(
           "property '\(property.name)' has no column (the table has: \(available)); name its "
-            + "column in CodingKeys, or list it in ignoredProperties")
+            + "column in CodingKeys, or list it in ignoredProperties"
+            + (lookalike.map {
+              " (column \($0.name) has the same letters in another Unicode normalization form: "
+                + "spell it with the same bytes)"
+            } ?? ""))
         columns.append(property.name)
         continue
       }

@@ -97,7 +97,7 @@ struct TableRebuild {
     }
     let referenced = Set(childKeys.flatMap(\.columns).map(\.asciiCaseFolded))
     var steps: [MigrationPlan.Step] = []
-    var renamedInPlace: [String: String] = [:]
+    var renamedInPlace: [ExactText: String] = [:]
     let sources = diff.sources.map { column in
       let (target, source) = (column.target, column.source)
       guard source != target.name, referenced.contains(source.asciiCaseFolded) else {
@@ -169,7 +169,8 @@ struct TableRebuild {
         [table]) == false
     else { return "" }
     let taken = Set((diff.stored.columns + diff.desired.columns).map(\.name.asciiCaseFolded))
-    return ["rowid", "_rowid_", "oid"].first { !taken.contains($0) }.map { $0 + ", " } ?? ""
+    return ["rowid", "_rowid_", "oid"].first { !taken.contains(ExactText($0)) }.map { $0 + ", " }
+      ?? ""
   }
 
   /// Step 5: "Transfer content from X into new_X using a statement like: INSERT INTO new_X

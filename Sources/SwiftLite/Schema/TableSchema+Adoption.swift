@@ -60,7 +60,7 @@ extension TableSchema {
       result.columns.append(column)
     }
     func renamed(_ names: [String]) -> [String] { names.map { storedName[$0] ?? $0 } }
-    func folded(_ names: [String]) -> [String] { names.map(\.asciiCaseFolded) }
+    func folded(_ names: [String]) -> [ExactText] { names.map(\.asciiCaseFolded) }
 
     result.primaryKey = renamed(primaryKey)
     if folded(result.primaryKey) == folded(stored.primaryKey) {

@@ -73,9 +73,10 @@ public struct TableSchema: Sendable, Hashable {
     self = schema
   }
 
-  /// The column with this name.
+  /// The column with this name, spelled with the same bytes (two names that differ only in
+  /// Unicode normalization are two columns to SQLite).
   public func column(named name: String) -> ColumnDefinition? {
-    columns.first { $0.name == name }
+    columns.first { $0.name.hasSameBytes(as: name) }
   }
 
   /// Whether the primary key is one INTEGER column, an alias of SQLite's rowid.

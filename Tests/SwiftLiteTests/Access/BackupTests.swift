@@ -144,3 +144,41 @@ extension BackupTests {
     XCTAssertEqual(try Connection(path: file).scalar(Int.self, "SELECT count(*) FROM t"), 2)
   }
 }
+
+extension BackupTests {
+  /// On a queue, the copy holds the queue's one connection: a write through the queue,
+  /// started during the copy, lands only after the whole copy (which does not hold it), as
+  /// the README and `DatabaseAccess.backup(toPath:)` say.
+  func testAQueuesWritesWaitForTheWholeBackup() throws {
+    let queue = try DatabaseQueue(path: path("queue.sqlite"))
+    try queue.write { db in try fill(db, rows: 2_000) }
+    let written = Locked(false)
+    let writeDone = DispatchSemaphore(value: 0)
+    var steps = 0
+    try queue.backup(toPath: path("queue-copy.sqlite"), pagesPerStep: 8) { _ in
+      steps += 1
+      if steps == 1 {
+        Thread {
+          do {
+            try queue.write { db in try db.run("INSERT INTO item(id, text) VALUES (-1, 'x')") }
+          } catch { XCTFail("\(error)") }
+          written.mutate { $0 = true }
+          writeDone.signal()
+        }.start()
+      }
+      XCTAssertFalse(written.value, "a write through the queue landed during its backup")
+    }
+    XCTAssertGreaterThan(steps, 10)
+    writeDone.wait()
+    XCTAssertEqual(try count(path("queue-copy.sqlite")), 2_000)
+    XCTAssertEqual(try queue.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") }, 2_001)
+    try queue.close()
+
+    let readme = try readmeText()
+    XCTAssertTrue(
+      readme.contains(
+        "on a queue, the copy holds the queue's one connection, so writes "
+          + "through the queue wait for the whole copy"))
+    XCTAssertFalse(readme.contains("copies one snapshot while writes go on"))
+  }
+}

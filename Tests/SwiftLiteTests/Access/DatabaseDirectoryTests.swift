@@ -222,3 +222,34 @@ extension DatabaseDirectoryTests {
     try directory.close()
   }
 }
+
+extension DatabaseDirectoryTests {
+  /// The limits the README and the documentation state: with the prefix `app`, 225
+  /// lowercase ASCII characters, 37 `é` or 25 CJK characters are the longest ids accepted.
+  func testTheDocumentedUserIDLimitsHold() throws {
+    let directory = try DatabaseDirectory(path: path("limits"), prefix: "app")
+    for (character, longest) in [("a", 225), ("é", 37), ("漢", 25)] {
+      let accepted = String(repeating: character, count: longest)
+      XCTAssertNoThrow(try directory.databasePath(forUser: accepted), "\(longest) \(character)")
+      XCTAssertThrowsError(try directory.databasePath(forUser: accepted + character)) {
+        guard case DatabaseDirectoryError.userIDTooLong(_, let limit) = $0 else {
+          return XCTFail("\($0)")
+        }
+        XCTAssertEqual(limit, 236)
+      }
+    }
+    _ = try directory.switchUser(to: String(repeating: "é", count: 37))
+    XCTAssertEqual(try directory.users(), [String(repeating: "é", count: 37)])
+    try directory.close()
+
+    let readme = try readmeText()
+    for claim in [
+      "would pass 236 bytes is refused",
+      "225 lowercase ASCII characters pass and 226 do not",
+      "37 accented letters such as `é` pass and 38 do not",
+      "25 CJK characters pass and 26 do not",
+    ] {
+      XCTAssertTrue(readme.contains(claim), "the README says: \(claim)")
+    }
+  }
+}

@@ -89,6 +89,40 @@ final class FullTextSearchTests: SQLiteTestCase {
     }
   }
 
+  /// A NUL in a user's text separates words, in every factory, and so does every other
+  /// control character: FTS5 reads the query as a C string, where a NUL inside a quoted
+  /// word ended the query ("unterminated string").
+  func testANulOrAControlCharacterInUserTextSeparatesWords() throws {
+    try db.createFullTextIndex(index)
+    try db.save([
+      Article(id: 1, title: "abc drop", body: "one"),
+      Article(id: 2, title: "abc", body: "two"),
+      Article(id: 3, title: "dropped", body: "three"),
+    ])
+    for separator in ["\u{0}", "\u{0}\u{0}", "\u{1}", "\u{1B}", "\u{7F}", "\u{9B}", " \u{0} "] {
+      let input = "abc" + separator + "DROP"
+      let shown = input.debugDescription
+      XCTAssertEqual(try titles(.allWords(in: input)), ["abc drop"], shown)
+      XCTAssertEqual(Set(try titles(.anyWord(in: input))), ["abc drop", "abc"], shown)
+      XCTAssertEqual(try titles(.phrase(input)), ["abc drop"], shown)
+      XCTAssertEqual(try titles(.prefixes(in: input)), ["abc drop"], shown)
+      XCTAssertEqual(
+        Set(try titles(.prefixes(in: "dr" + separator))), ["abc drop", "dropped"], shown)
+    }
+    XCTAssertEqual(FullTextQuery.allWords(in: "abc\u{0}DROP").text, "\"abc\" \"DROP\"")
+    XCTAssertEqual(FullTextQuery.anyWord(in: "abc\u{0}DROP").text, "\"abc\" OR \"DROP\"")
+    XCTAssertEqual(FullTextQuery.phrase("abc\u{0}DROP").text, "\"abc DROP\"")
+    XCTAssertEqual(FullTextQuery.prefixes(in: "abc\u{0}DROP").text, "\"abc\"* \"DROP\"*")
+    for empty in ["\u{0}", "\u{0}\u{1} \u{7F}"] {
+      XCTAssertTrue(FullTextQuery.allWords(in: empty).isEmpty)
+      XCTAssertTrue(FullTextQuery.phrase(empty).isEmpty)
+      XCTAssertEqual(try titles(.allWords(in: empty)), [])
+      XCTAssertEqual(try titles(.anyWord(in: empty)), [])
+      XCTAssertEqual(try titles(.phrase(empty)), [])
+      XCTAssertEqual(try titles(.prefixes(in: empty)), [])
+    }
+  }
+
   func testPrefixesAnyWordAndTheMatchCondition() throws {
     try db.createFullTextIndex(index)
     try db.save([

@@ -112,3 +112,107 @@ extension SQLInterpolationTests {
     XCTAssertEqual(executedSQL.last, "SELECT x FROM t WHERE x = ?")
   }
 }
+
+extension SQLInterpolationTests {
+  private func fillNotes() throws {
+    for (id, text) in [(1, "b"), (2, "c"), (3, "a")] {
+      try db.run("INSERT INTO note (id, text) VALUES (\(id), \(text))")
+    }
+  }
+
+  private func ids(_ sql: SQL) throws -> [Int] {
+    try db.query(sql).map { try $0.get(Int.self, at: 0) }
+  }
+
+  private func assertRefused(
+    _ sql: @autoclosure () throws -> some Any, _ clause: String, file: StaticString = #filePath,
+    line: UInt = #line
+  ) {
+    assertSQLiteError(try sql(), file: file, line: line) { error in
+      XCTAssertEqual(error.code, .misuse, error.message, file: file, line: line)
+      XCTAssertTrue(error.message.contains(clause), error.message, file: file, line: line)
+      XCTAssertTrue(error.message.contains("\\(identifier:"), error.message, file: file, line: line)
+    }
+  }
+
+  /// A value interpolated as a whole ORDER BY, GROUP BY or PARTITION BY term would be a
+  /// constant (the rows would come back in no order, or in one group): the call that runs
+  /// the SQL throws `.misuse`, pointing to `\(identifier:)` and `Column`.
+  func testAValueAsAWholeOrderingOrGroupingTermIsRefused() throws {
+    try fillNotes()
+    let column = "text"
+    let orderings: [SQL] = [
+      "SELECT id FROM note ORDER BY \(column)",
+      "select id from note order by \(column)",
+      "SELECT id FROM note ORDER\n  BY\n\t\(column)",
+      "SELECT id FROM note ORDER BY -- the user's choice\n  \(column)",
+      "SELECT id FROM note ORDER BY /* the user's choice */ \(column) DESC",
+      "SELECT id FROM note ORDER BY id, \(column) DESC",
+      "SELECT id FROM note ORDER BY coalesce(text, id) ASC, \(column) LIMIT 2",
+      "SELECT id FROM note ORDER BY \(column) COLLATE NOCASE NULLS LAST",
+      "SELECT id FROM note ORDER BY \(2)",  // a bound 2 is not the second column
+      "SELECT id, row_number() OVER (ORDER BY \(column)) FROM note",
+      "SELECT id FROM (SELECT id FROM note ORDER BY \(column)) LIMIT 1",
+    ]
+    for sql in orderings { assertRefused(try ids(sql), "ORDER BY") }
+    let groupings: [SQL] = [
+      "SELECT count(*) FROM note GROUP BY \(column)",
+      "SELECT count(*) FROM note group by id, \(column) HAVING count(*) > 0",
+      "SELECT count(*) FROM note GROUP BY\n\(column) ORDER BY 1",
+    ]
+    for sql in groupings { assertRefused(try ids(sql), "GROUP BY") }
+    assertRefused(
+      try ids("SELECT id, row_number() OVER (PARTITION BY \(column) ORDER BY id) FROM note"),
+      "PARTITION BY")
+
+    // A term written as a fragment of its own is seen once it lands after ORDER BY.
+    let term: SQL = "\(column)"
+    assertRefused(try ids("SELECT id FROM note ORDER BY \(term)"), "ORDER BY")
+    assertRefused(try ids(SQL("SELECT id FROM note ORDER BY ") + term), "ORDER BY")
+    let terms = SQL.joined(["\(column)", "\("id") DESC"], separator: ", ")
+    assertRefused(try ids("SELECT id FROM note ORDER BY \(terms)"), "ORDER BY")
+
+    // Every call that runs the SQL refuses it.
+    let sql: SQL = "SELECT id FROM note ORDER BY \(column)"
+    assertRefused(try db.scalar(Int.self, sql), "ORDER BY")
+    assertRefused(try db.queryFirst(sql), "ORDER BY")
+    assertRefused(try db.forEachRow(sql) { _ in }, "ORDER BY")
+    assertRefused(try db.run("UPDATE note SET text = 'x' WHERE id IN (\(sql))"), "ORDER BY")
+    try db.save(QNote(id: 1, text: "q"))
+    assertRefused(try db.findAll(QNote.self, where: "id IN (\(sql))"), "ORDER BY")
+    assertRefused(try QNote.filter("id IN (\(sql))").fetchAll(db), "ORDER BY")
+    let queue = try DatabaseQueue(path: databasePath)
+    let cache = try QueryCache(queue)
+    assertRefused(try cache.query(sql), "ORDER BY")
+    assertRefused(try cache.query(sql), "ORDER BY")  // a refusal is not cached as a result
+    try queue.close()
+    XCTAssertEqual(try ids("SELECT id FROM note WHERE text = 'x'"), [])
+  }
+
+  /// Values stay bound wherever they are values, in ORDER BY clauses too.
+  func testValuesInOrderingClausesThatAreNotWholeTermsStayBound() throws {
+    try fillNotes()
+    let (a, two, column) = ("a", 2, "text")
+    XCTAssertEqual(try ids("SELECT id FROM note WHERE text = \(a)"), [3])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY id LIMIT \(two)"), [1, 2])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY id LIMIT \(two) OFFSET \(1)"), [2, 3])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY id LIMIT \(1), \(two)"), [2, 3])
+    XCTAssertEqual(
+      try ids("SELECT id FROM note ORDER BY CASE WHEN text = \(a) THEN 0 ELSE 1 END, id"),
+      [3, 1, 2])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY \(a) = text DESC, id"), [3, 1, 2])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY abs(id - \(two)), id"), [2, 1, 3])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY \(identifier: column)"), [3, 1, 2])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY \(Column(column)) DESC"), [2, 1, 3])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY \(raw: column)"), [3, 1, 2])
+    XCTAssertEqual(try ids("SELECT id, \(a) FROM note ORDER BY id"), [1, 2, 3])
+    XCTAssertEqual(try ids("SELECT id FROM note WHERE text = 'ORDER BY ' || \(a)"), [])
+    XCTAssertEqual(try ids("SELECT id FROM note /* ORDER BY */ WHERE id > \(two)"), [3])
+    XCTAssertEqual(
+      try ids("SELECT id FROM note GROUP BY text HAVING count(*) >= \(1) ORDER BY id"), [1, 2, 3])
+    try db.run("INSERT INTO note (id, text) VALUES (\(4), \(a)), (\(5), \(a))")
+    XCTAssertEqual(try db.count(QNote.self, where: "id > \(3)"), 0)  // another table
+    // ORDER BY written in the SQL with `?` is the caller's own text: out of reach.
+    XCTAssertEqual(try db.query("SELECT id FROM note ORDER BY ?", [column]).count, 5)
+  }
+}

@@ -196,10 +196,14 @@ extension Connection {
     }.sorted()
   }
 
-  /// Every row of a table as text (`typeof:quote` per column), in rowid order.
+  /// Every row of a table as text (`typeof:quote` per column), in rowid order. Every
+  /// character beyond printable ASCII is written as its scalar (`\u{301}`), so that two dumps
+  /// are equal `String`s only when the bytes are equal (Swift's `==` on `String` would find
+  /// "caf\u{E9}" and "cafe\u{301}" equal).
   func dump(_ table: String) throws -> [String] {
     try query("SELECT * FROM " + SQLIdentifier.quote(table) + " ORDER BY rowid").map { row in
-      try row.values.map { "\($0.storageClass):\($0)" }.joined(separator: "|")
+      try row.values.map { "\($0.storageClass):" + exactASCII($0.description) }
+        .joined(separator: "|")
     }
   }
 
@@ -207,7 +211,9 @@ extension Connection {
   func snapshot() throws -> [String] {
     var lines = try query(
       "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name"
-    ).map { row in try row.values.map(\.description).joined(separator: " | ") }
+    ).map { row in
+      try row.values.map { exactASCII($0.description) }.joined(separator: " | ")
+    }
     let tables = try query(
       "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
     ).map { try $0.get(String.self, at: 0) }
@@ -217,6 +223,20 @@ extension Connection {
     }
     return lines
   }
+}
+
+/// The text with every scalar beyond printable ASCII written as `\u{...}`: equal results
+/// mean equal bytes.
+func exactASCII(_ text: String) -> String {
+  var result = ""
+  for scalar in text.unicodeScalars {
+    if (0x20...0x7E).contains(scalar.value) && scalar != "\\" {
+      result.unicodeScalars.append(scalar)
+    } else {
+      result += "\\u{" + String(scalar.value, radix: 16) + "}"
+    }
+  }
+  return result
 }
 
 /// Asserts that a file is sound after a migration: `PRAGMA integrity_check` says ok, no row
@@ -233,4 +253,14 @@ func assertIntact(_ db: Connection, file: StaticString = #filePath, line: UInt =
 /// A snapshot of a database file taken through a connection of its own.
 func snapshot(ofFile path: String) throws -> [String] {
   try Connection(path: path).snapshot()
+}
+
+/// The README, its line breaks and runs of blanks turned into single spaces, so that a test
+/// can check a sentence of it whatever the wrapping.
+func readmeText() throws -> String {
+  let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+  return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
 }

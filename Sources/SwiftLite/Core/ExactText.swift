@@ -1,0 +1,48 @@
+import Foundation
+
+/// A text that is equal to another, and hashes alike, only when their UTF-8 bytes are the
+/// same: how SQLite compares text (with the BINARY collation) and the non-ASCII letters of
+/// names.
+///
+/// Swift's `==` on `String` is canonical equivalence instead: "caf\u{E9}" (NFC) and
+/// "cafe\u{301}" (NFD) are equal Swift strings and two different texts to SQLite. Wherever
+/// SwiftLite decides whether two texts are the same (values, SQL texts, table names, keys
+/// of its caches), it compares them as `ExactText` or with `String.hasSameBytes(as:)`.
+struct ExactText: Hashable, Sendable {
+  /// The text.
+  let string: String
+
+  init(_ string: String) { self.string = string }
+
+  static func == (lhs: ExactText, rhs: ExactText) -> Bool {
+    lhs.string.hasSameBytes(as: rhs.string)
+  }
+
+  func hash(into hasher: inout Hasher) { string.hashBytes(into: &hasher) }
+}
+
+extension String {
+  /// Whether the two strings hold the same UTF-8 bytes (see ``ExactText``).
+  func hasSameBytes(as other: String) -> Bool {
+    guard utf8.count == other.utf8.count else { return false }
+    var (left, right) = (self, other)
+    return left.withUTF8 { leftBytes in
+      right.withUTF8 { rightBytes in
+        guard let leftBase = leftBytes.baseAddress, let rightBase = rightBytes.baseAddress else {
+          return true  // both empty: the counts are equal
+        }
+        return memcmp(leftBase, rightBase, leftBytes.count) == 0
+      }
+    }
+  }
+
+  /// Feeds the UTF-8 bytes to `hasher`, with their count (so that a list of texts does not
+  /// hash as their concatenation): the hash that goes with ``hasSameBytes(as:)``.
+  func hashBytes(into hasher: inout Hasher) {
+    var text = self
+    text.withUTF8 { bytes in
+      hasher.combine(bytes.count)
+      hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import XCTest
+
+@testable import SwiftLite
+
+/// The cache keeps one result per argument values as SQLite tells them apart: by bytes.
+final class QueryCacheTextTests: TemporaryDirectoryTestCase {
+  func testArgumentsThatDifferOnlyInNormalizationAreTwoResults() throws {
+    let queue = try DatabaseQueue(path: path())
+    try queue.write { db in
+      try db.execute("CREATE TABLE t(name TEXT)")
+      try db.run("INSERT INTO t VALUES (?)", ["caf\u{E9}"])
+    }
+    let cache = try QueryCache(queue)
+    let sql = "SELECT count(*) FROM t WHERE name = ?"
+    XCTAssertEqual(try cache.query(sql, ["caf\u{E9}"]).first?.get(Int.self, at: 0), 1)
+    XCTAssertEqual(try cache.query(sql, ["cafe\u{301}"]).first?.get(Int.self, at: 0), 0)
+    XCTAssertEqual(try cache.query(sql, ["caf\u{E9}"]).first?.get(Int.self, at: 0), 1)
+    XCTAssertEqual(cache.statistics.hits, 1)
+    XCTAssertEqual(cache.statistics.results, 2)
+    let interpolated: SQL = "SELECT count(*) FROM t WHERE name = \("cafe\u{301}")"
+    XCTAssertEqual(try cache.query(interpolated).first?.get(Int.self, at: 0), 0)
+
+    // The other direction: the NFD result cached first does not answer for NFC.
+    let other = try QueryCache(queue)
+    XCTAssertEqual(try other.query(sql, ["cafe\u{301}"]).first?.get(Int.self, at: 0), 0)
+    XCTAssertEqual(try other.query(sql, ["caf\u{E9}"]).first?.get(Int.self, at: 0), 1)
+    XCTAssertEqual(other.statistics.hits, 0)
+    try queue.close()
+  }
+}
