@@ -26,7 +26,8 @@ extension ModelQuery: SubqueryRendering {
   /// `SELECT ...` of this query, in `context` (whose mapping is this model's table).
   /// - Parameter alias: the name the table takes in the FROM clause, when it needs one.
   func selectSQL(in context: SQLContext, alias: String? = nil) throws -> SQL {
-    var sql = SQL(isDistinct ? "SELECT DISTINCT " : "SELECT ")
+    var sql = try CommonTable.clause(commonTables, in: context)
+    sql.text += isDistinct ? "SELECT DISTINCT " : "SELECT "
     if let selection {
       sql.append(
         SQL.joined(try selection.map { try $0.sql(in: context) }, separator: ", "))
@@ -37,8 +38,15 @@ extension ModelQuery: SubqueryRendering {
       sql.text += ", "
       sql.append(SQL.joined(try annotations.map { try $0.sql(in: context) }, separator: ", "))
     }
-    sql.text += " FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName)
-    if let alias { sql.text += " AS " + SQLIdentifier.quote(alias) }
+    if let source {
+      // The common table's rows go by the table's name, so columns qualify as usual.
+      sql.text +=
+        " FROM " + SQLIdentifier.quote(source) + " AS "
+        + SQLIdentifier.quote(alias ?? context.mapping?.table ?? tableName)
+    } else {
+      sql.text += " FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName)
+      if let alias { sql.text += " AS " + SQLIdentifier.quote(alias) }
+    }
     try appendClauses(to: &sql, in: context)
     return sql
   }
@@ -83,7 +91,7 @@ extension ModelQuery: SubqueryRendering {
   /// Whether the query's rows are not simply the filtered rows of the table.
   var isShaped: Bool {
     isDistinct || !grouping.isEmpty || limitCount != nil || offsetCount != nil
-      || selection != nil
+      || selection != nil || source != nil
   }
 
   /// `SELECT count(*) ...`: the number of rows the query returns.
@@ -94,8 +102,8 @@ extension ModelQuery: SubqueryRendering {
       sql.text += ")"
       return sql
     }
-    var sql = SQL(
-      "SELECT count(*) FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName))
+    var sql = try CommonTable.clause(commonTables, in: context)
+    sql.text += "SELECT count(*) FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName)
     try appendWhere(to: &sql, in: context)
     return sql
   }
@@ -129,16 +137,24 @@ extension ModelQuery: SubqueryRendering {
     return sql
   }
 
+  /// The common tables before a DELETE or UPDATE whose condition is the filters alone (a
+  /// condition through the rows' keys is a SELECT that writes them itself).
+  private func writeClause(in context: SQLContext) throws -> SQL {
+    isShaped || !orderings.isEmpty ? SQL("") : try CommonTable.clause(commonTables, in: context)
+  }
+
   /// `DELETE FROM ...` of the query's rows.
   func deleteSQL(in context: SQLContext) throws -> SQL {
-    var sql = SQL("DELETE FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName))
+    var sql = try writeClause(in: context)
+    sql.text += "DELETE FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName)
     sql.append(try rowCondition(in: context))
     return sql
   }
 
   /// `UPDATE ... SET ...` of the query's rows.
   func updateSQL(_ assignments: [ColumnAssignment], in context: SQLContext) throws -> SQL {
-    var sql = SQL("UPDATE " + SQLIdentifier.quote(context.mapping?.table ?? tableName) + " SET ")
+    var sql = try writeClause(in: context)
+    sql.text += "UPDATE " + SQLIdentifier.quote(context.mapping?.table ?? tableName) + " SET "
     sql.append(SQL.joined(try assignments.map { try $0.sql(in: context) }, separator: ", "))
     sql.append(try rowCondition(in: context))
     return sql

@@ -24,6 +24,11 @@ public struct ModelQuery<M: Model>: Sendable {
   var selection: [SQLExpression]?
   /// Expressions selected after the model's columns (``annotated(with:)``).
   var annotations: [SQLExpression] = []
+  /// The common tables written before the statement (``with(_:)``).
+  var commonTables: [CommonTable] = []
+  /// The common table read instead of the model's table (``Model/all(from:)``), under the
+  /// table's name.
+  var source: String?
   var isDistinct = false
   var filters: [SQLExpression] = []
   var grouping: [SQLExpression] = []
