@@ -70,6 +70,19 @@ public struct HasMany<Parent: Model, Child: Model>: Sendable {
     return copy
   }
 
+  /// The association reaching at most `count` children of each parent (after skipping
+  /// `offset`), in its order: eager loading then keeps the first ones of every parent,
+  /// still in one statement (a window function numbers each parent's children).
+  ///
+  /// ```swift
+  /// let latest = try Folder.all().fetchAll(db, including: Folder.notes.order(Column("updatedAt").desc).limit(3))
+  /// ```
+  public func limit(_ count: Int, offset: Int? = nil) -> HasMany {
+    var copy = self
+    copy.children = children.limit(count, offset: offset)
+    return copy
+  }
+
   /// The query of `parent`'s children.
   /// - Throws: ``ModelError`` for a missing foreign key; `EncodingError`.
   public func query(of parent: Parent) throws -> ModelQuery<Child> {

@@ -103,6 +103,8 @@ public struct SQLExpression: SQLExpressible, SQLOrderable, Sendable {
     case exists(any SubqueryRendering)
     /// A subquery that gives one value, written in parentheses by the subquery itself.
     case scalar(any SubqueryRendering)
+    /// `row_number() OVER (PARTITION BY ... ORDER BY ...)`.
+    case windowNumber(partition: [Node], order: [SQLOrdering])
     case like(Node, String)
     case alias(Node, String)
     /// A declaration error found while building, thrown when the query is written.
@@ -175,6 +177,15 @@ public struct SQLExpression: SQLExpressible, SQLOrderable, Sendable {
         sql.text += ")"
       case .exists(let subquery), .scalar(let subquery):
         sql.append(try subquery.subquerySQL(in: context))
+      case .windowNumber(let partition, let order):
+        sql.text += "row_number() OVER (PARTITION BY "
+        for (index, node) in partition.enumerated() {
+          if index > 0 { sql.text += ", " }
+          try node.render(into: &sql, context)
+        }
+        sql.text += " ORDER BY "
+        sql.append(SQL.joined(try order.map { try $0.sql(in: context) }, separator: ", "))
+        sql.text += ")"
       case .like(let operand, let pattern):
         try operand.render(into: &sql, context, atLeast: 5)
         sql.text += " LIKE ? ESCAPE '\\'"

@@ -98,12 +98,6 @@ extension RowMapped {
     return unsafeBitCast(model, to: M.self)
   }
 
-  /// Reads the current row of a statement as a model of this type, returned as `M`.
-  static func read<M>(_ row: Row, columns: ColumnMap, as type: M.Type) throws -> M {
-    assert(M.self == Self.self, "a RowMapped bridge called with another type")
-    return unsafeBitCast(try Self(row: MappedRow(row: row, columns: columns)), to: M.self)
-  }
-
   /// Reads one row as a model of this type and drops it: a check that the row maps.
   static func check(_ row: Row, columns: ColumnMap) throws {
     _ = try Self(row: MappedRow(row: row, columns: columns))

@@ -86,7 +86,7 @@ extension Connection {
       if let mapped = T.self as? any RowMapped.Type {
         let columns = Self.columns(of: mapped, statement)
         while try statement.step() {
-          try body(try mapped.read(row, columns: columns, as: T.self), row)
+          try body(try mapped.readRow(row, columns: columns, as: T.self), row)
         }
         return
       }

@@ -10,8 +10,8 @@ extension ModelQuery {
   ///   print(grade.name, classes.map(\.name))
   /// }
   /// ```
-  /// The children come in the association's order; a limit on the association's query is
-  /// not applied per parent.
+  /// The children come in the association's order; a limit on the association
+  /// (``HasMany/limit(_:offset:)``) applies to each parent's children.
   /// - Throws: `SQLiteError`; `DecodingError`; ``ModelError`` when the child declares no
   ///   foreign key to this model.
   public func fetchAll<Child: Model>(_ db: Connection, including association: HasMany<M, Child>)
@@ -86,8 +86,8 @@ extension Connection {
     let context = queryContext(table)
     var keyed = query
     keyed.selection = nil
-    var sql = try keyed.selectSQL(in: context)
-    sql = Self.selectingKeys(sql, keys, context)
+    keyed.annotations += Self.keyColumns(keys, context)
+    let sql = try keyed.selectSQL(in: context)
     return try withCachedStatement(sql.text, sql.statementArguments) { statement in
       try readKeyed(M.self, table, statement, keyCount: keys.count)
     }
@@ -116,7 +116,14 @@ extension Connection {
       keyed.limitCount = nil
       keyed.offsetCount = nil
       keyed.filters.insert(Self.keyCondition(keys, slice, context), at: 0)
-      let sql = Self.selectingKeys(try keyed.selectSQL(in: context), keys, context)
+      let perParent = query.limitCount != nil || query.offsetCount != nil
+      if perParent {
+        keyed.orderings = []
+        keyed.annotations.append(Self.numberWithinGroup(query, keys: keys, context: context))
+      }
+      keyed.annotations += Self.keyColumns(keys, context)
+      var sql = try keyed.selectSQL(in: context)
+      if perParent { sql = Self.keepingEachGroupsFirst(sql, query) }
       // The text changes with the number of keys: prepared apart, not kept in the cache.
       let statement = try prepare(sql.text)
       try statement.bind(sql.statementArguments)
@@ -153,17 +160,42 @@ extension Connection {
     return SQLExpression(sql)
   }
 
-  /// A SELECT with the key columns appended under names of their own.
-  private static func selectingKeys(_ sql: SQL, _ keys: [String], _ context: SQLContext) -> SQL {
-    let from = " FROM "
-    guard let range = sql.text.range(of: from) else { return sql }
-    var result = sql
-    let extra = keys.enumerated().map { index, key in
-      ", " + SQLIdentifier.quote(context.columnName(key)) + " AS "
-        + SQLIdentifier.quote("swiftlite_key\(index)")
-    }.joined()
-    result.text.replaceSubrange(range.lowerBound..<range.lowerBound, with: extra)
+  /// Each row's number within its group of `keys`, in the query's order (then the primary
+  /// key's, so that ties are cut the same way every time), as `"swiftlite_rank"`.
+  private static func numberWithinGroup<M: Model>(
+    _ query: ModelQuery<M>, keys: [String], context: SQLContext
+  ) -> SQLExpression {
+    var partition = keys.map { SQLExpression(SQL(SQLIdentifier.quote(context.columnName($0)))) }
+    if partition.isEmpty { partition = [SQLExpression(SQL("1"))] }
+    let primaryKey = context.mapping?.keyProperties ?? M.primaryKey
+    let order = query.orderings + primaryKey.map { Column($0).asc }
+    return SQLExpression(.windowNumber(partition: partition.map(\.node), order: order))
+      .aliased("swiftlite_rank")
+  }
+
+  /// Keeps the rows of each group within the query's offset and limit, in their order.
+  private static func keepingEachGroupsFirst<M: Model>(_ sql: SQL, _ query: ModelQuery<M>) -> SQL {
+    let offset = query.offsetCount ?? 0
+    var result = SQL("SELECT * FROM (")
+    result.append(sql)
+    result.text += ") WHERE \"swiftlite_rank\" > ?"
+    result.arguments.append(offset)
+    if let limit = query.limitCount {
+      result.text += " AND \"swiftlite_rank\" <= ?"
+      result.arguments.append(offset + limit)
+    }
+    result.text += " ORDER BY \"swiftlite_rank\""
     return result
+  }
+
+  /// The key columns, selected after everything else under names of their own.
+  private static func keyColumns(_ keys: [String], _ context: SQLContext) -> [SQLExpression] {
+    keys.enumerated().map { index, key in
+      SQLExpression(
+        SQL(
+          SQLIdentifier.quote(context.columnName(key)) + " AS "
+            + SQLIdentifier.quote("swiftlite_key\(index)")))
+    }
   }
 
   /// The models of a statement's rows and, for each, the last `keyCount` columns (`nil`

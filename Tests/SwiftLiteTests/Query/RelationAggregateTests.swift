@@ -119,3 +119,50 @@ final class RelationAggregateTests: SQLiteTestCase {
     XCTAssertFalse(try SchemaInspector(db).tableExists("anote"), "a read created nothing")
   }
 }
+
+/// Eager loading with a limit per parent: uneven child counts, ties in the order.
+final class PerParentLimitTests: SQLiteTestCase {
+  func testEachParentKeepsItsFirstChildrenInOrderWithTiesCutByKey() throws {
+    try db.transaction { db in
+      for id in 1...4 { _ = try db.insert(AFolder(id: Int64(id), name: "f\(id)")) }
+      // Folder 1: 5 notes with sizes 3, 1, 3, 2, 3 (ties on 3); folder 2: 1 note; 3: none;
+      // folder 4: 2 notes of the same size.
+      let rows: [(Int64, Int)] = [(1, 3), (1, 1), (1, 3), (1, 2), (1, 3), (2, 9), (4, 5), (4, 5)]
+      for (index, (folder, size)) in rows.enumerated() {
+        _ = try db.insert(
+          ANote(id: Int64(index + 1), folderID: folder, size: size, isPinned: false))
+      }
+    }
+    let before = executedSQL.count
+    let families = try AFolder.all().order(Column("id")).fetchAll(
+      db, including: AFolder.notes.order(Column("size").desc).limit(2))
+    XCTAssertEqual(executedSQL.count - before, 2, "two statements in all")
+    let ids = families.map { $0.children.map { $0.id ?? 0 } }
+    // Folder 1's largest are three notes of size 3 (ids 1, 3, 5): the first two by key.
+    XCTAssertEqual(ids, [[1, 3], [6], [], [7, 8]])
+    let second = try AFolder.all().order(Column("id")).fetchAll(
+      db, including: AFolder.notes.order(Column("size").desc).limit(2, offset: 2))
+    XCTAssertEqual(second.map { $0.children.map { $0.id ?? 0 } }, [[5, 4], [], [], []])
+    let unlimited = try AFolder.all().order(Column("id")).fetchAll(
+      db, including: AFolder.notes.order(Column("size")))
+    XCTAssertEqual(unlimited.map(\.children.count), [5, 1, 0, 2])
+  }
+
+  func testIncludingWorksUnderAnnotationsAndCommonTables() throws {
+    try db.transaction { db in
+      for id in 1...3 { _ = try db.insert(AFolder(id: Int64(id), name: "f\(id)")) }
+      for id in 1...6 {
+        _ = try db.insert(
+          ANote(id: Int64(id), folderID: Int64(id % 3 + 1), size: id, isPinned: false))
+      }
+    }
+    let annotated = try AFolder.all().annotated(with: AFolder.notes.count.aliased("n"))
+      .order(Column("id")).fetchAll(db, including: AFolder.notes.limit(1))
+    XCTAssertEqual(annotated.map { $0.children.map(\.folderID) }, [[1], [2], [3]])
+    let some = CommonTable("some", "SELECT * FROM afolder WHERE id >= \(2)")
+    let fromTable = try AFolder.all(from: some).order(Column("id"))
+      .fetchAll(db, including: AFolder.notes)
+    XCTAssertEqual(fromTable.map(\.parent.id), [2, 3])
+    XCTAssertEqual(fromTable.map(\.children.count), [2, 2])
+  }
+}
