@@ -4,34 +4,33 @@ import SwiftLite
 /// Command-line options.
 struct Options {
   var rows = 100_000
-  var runs = 5
+  var runs = 7
   var warmup = 1
   var only: Set<String>?
   var json = false
   var strict = false
   var list = false
-  /// Where to write the results as an SVG bar chart, if anywhere.
-  var svg: String?
   /// Run only one side, for a profiler (`perf record ... --side swiftlite`).
   var side: Side?
 
   enum Side: String { case swiftlite, raw }
 
   static let usage = """
-    usage: SwiftLiteBenchmarks [--rows N] [--runs N] [--warmup N] [--only a,b] [--json] [--strict] [--list] [--svg FILE]
+    usage: SwiftLiteBenchmarks [--rows N] [--runs N] [--warmup N] [--only a,b] [--json] [--strict] [--list]
 
       --rows N     rows per workload (default 100000)
-      --runs N     timed runs per side; the median is reported (default 5)
+      --runs N     timed runs per side; the median is reported (default 7)
       --warmup N   untimed runs per side before those (default 1)
       --only a,b   run only these workloads (see --list)
-      --json       print {"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}} only
+      --json       print {"workload": {"swiftlite_s": .., "raw_s": .., "ratio": .., ...}} only
       --strict     exit with status 2 when a workload misses its target ratio
       --list       list the workloads and exit
-      --svg FILE   also write the ratios as an SVG bar chart to FILE
       --side S     run only one side, "swiftlite" or "raw" (for a profiler; no ratio)
 
     Build and run in release mode:
       swift run -c release SwiftLiteBenchmarks
+    The README's table, the DocC Performance article and Docs/benchmarks.svg come from
+    Docs/benchmarks.json, which Scripts/benchmark-figures.sh writes from three --json runs.
     """
 
   static func parse(_ arguments: [String]) throws -> Options {
@@ -54,9 +53,6 @@ struct Options {
       case "--json": options.json = true
       case "--strict": options.strict = true
       case "--list": options.list = true
-      case "--svg":
-        guard let file = rest.popFirst() else { throw UsageError(message: "--svg needs a file") }
-        options.svg = file
       case "--side":
         guard let name = rest.popFirst(), let side = Side(rawValue: name) else {
           throw UsageError(message: "--side needs swiftlite or raw")
@@ -214,9 +210,9 @@ func table(_ results: [WorkloadResult], options: Options) -> String {
   return lines.joined(separator: "\n")
 }
 
-/// `{"workload": {"swiftlite_s": .., "raw_s": .., "ratio": ..}, ...}` in run order; a
-/// workload that measures something else than time adds its `"unit"` (the figures are then
-/// in that unit).
+/// `{"workload": {"swiftlite_s": .., "raw_s": .., "ratio": .., "target": .., "summary": ..,
+/// "unit": ..}, ...}` in run order (`target` is null without one; `unit` is `"s"`, or what
+/// the figures are in).
 func json(_ results: [WorkloadResult]) -> String {
   // A side not run (`--side`) has no time: JSON has no NaN, so it is null.
   func number(_ value: Double, _ format: String) -> String {
@@ -225,8 +221,25 @@ func json(_ results: [WorkloadResult]) -> String {
   let entries = results.map { result in
     "  \"\(result.workload.name)\": {\"swiftlite_s\": \(number(result.swiftLiteSeconds, "%.6f")), "
       + "\"raw_s\": \(number(result.rawSeconds, "%.6f")), "
-      + "\"ratio\": \(number(result.ratio, "%.4f"))"
-      + (result.workload.unit == "s" ? "" : ", \"unit\": \"\(result.workload.unit)\"") + "}"
+      + "\"ratio\": \(number(result.ratio, "%.4f")), "
+      + "\"target\": \(result.workload.target.map { number($0, "%.2f") } ?? "null"), "
+      + "\"summary\": \(jsonString(result.workload.summary)), "
+      + "\"unit\": \"\(result.workload.unit)\"}"
   }
   return "{\n" + entries.joined(separator: ",\n") + "\n}"
+}
+
+/// `text` as a JSON string literal.
+private func jsonString(_ text: String) -> String {
+  var result = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    case "\n": result += "\\n"
+    case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+    default: result.unicodeScalars.append(scalar)
+    }
+  }
+  return result + "\""
 }

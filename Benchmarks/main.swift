@@ -61,10 +61,4 @@ do {
 fixtures.removeFiles()
 
 print(options.json ? json(results) : "\n" + table(results, options: options))
-if let file = options.svg {
-  let title =
-    "SwiftLite / raw C (lower is better; red: target), \(options.rows) rows, "
-    + "median of \(options.runs), SQLite \(Connection.sqliteVersion)"
-  try svgChart(results, title: title).write(toFile: file, atomically: true, encoding: .utf8)
-}
 if options.strict && results.contains(where: { $0.meetsTarget == false }) { exit(2) }
