@@ -26,7 +26,9 @@ extension Connection {
   /// SQLite's update hook misses a few changes, which are covered otherwise:
   /// - a `DELETE` without `WHERE` empties a table at once, without the hook (the "truncate
   ///   optimization"): the authorizer answers `SQLITE_IGNORE` to deletes, which keeps the
-  ///   delete but makes SQLite remove rows one by one, so the hook sees them;
+  ///   delete but makes SQLite remove rows one by one, so the hook sees them (except the
+  ///   delete that a DROP TABLE, DROP VIEW or DROP of a virtual table authorizes for its
+  ///   object, which is the drop itself: ignoring it would skip the drop);
   /// - `WITHOUT ROWID` tables have no hook: the tables a statement writes are learned when
   ///   it is prepared, and counted as changed when it changes rows (through ``run(_:_:)``,
   ///   ``execute(_:)`` and the other methods of the connection; a statement of
@@ -115,6 +117,10 @@ private func authorizerCallback(
 ) -> Int32 {
   guard let context, let first else { return SQLITE_OK }
   let activity = Unmanaged<TableActivity>.fromOpaque(context).takeUnretainedValue()
+  // The object a DROP TABLE, DROP VIEW or DROP of a virtual table names: SQLite authorizes
+  // a delete of it right after, and skips the whole drop when told to ignore that delete.
+  let dropped = activity.droppedObject
+  activity.droppedObject = nil
   switch action {
   case SQLITE_READ:
     if activity.preparingReads != nil {
@@ -124,12 +130,20 @@ private func authorizerCallback(
     if activity.preparingWrites != nil {
       activity.preparingWrites?.insert(String(cString: first).lowercased())
     }
+  case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW,
+    SQLITE_DROP_VTABLE:
+    activity.droppedObject = TableActivity.DroppedObject(name: first, database: database)
   case SQLITE_DELETE:
     let table = String(cString: first).lowercased()
     if activity.preparingWrites != nil { activity.preparingWrites?.insert(table) }
+    // The delete that a DROP asks for right after its own action code is the drop itself:
+    // SQLITE_IGNORE would skip the drop, and no row is deleted one by one anyway.
+    if let dropped, dropped.matches(first, database) { return SQLITE_OK }
     // "If the authorizer callback returns SQLITE_IGNORE for an SQLITE_DELETE action code,
     // then the DELETE operation will proceed but the truncate optimization will be
-    // bypassed and rows will be deleted one by one." SQLite's own tables are left alone.
+    // bypassed and rows will be deleted one by one." SQLite's own tables are left alone:
+    // DROP INDEX and DROP TRIGGER authorize a delete of the schema table first, and skip
+    // the drop when told to ignore it.
     if activity.tracksChanges && !table.hasPrefix("sqlite_") { return SQLITE_IGNORE }
   default:
     break

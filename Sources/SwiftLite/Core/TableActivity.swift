@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a connection's statements read and change, learned from SQLite itself: the
 /// authorizer reports the tables a statement reads or writes while it is prepared, and the
 /// update, commit and rollback hooks report the tables that transactions changed.
@@ -17,6 +19,9 @@ final class TableActivity {
   /// Whether changes are tracked: the hooks are installed, and a DELETE without WHERE
   /// deletes row by row so that the update hook sees it.
   var tracksChanges = false
+  /// The table or view that the DROP being prepared names, from its action code until the
+  /// authorizer's next call (see ``DroppedObject``).
+  var droppedObject: DroppedObject?
   /// The tables changed by the transaction in progress.
   var pendingChanges: Set<String> = []
   /// The tables changed by transactions committed since the last ``takeCommittedChanges()``.
@@ -43,5 +48,27 @@ final class TableActivity {
   func noteReads(_ tables: Set<String>?) {
     guard recordedReads != nil, let tables else { return }
     recordedReads?.formUnion(tables)
+  }
+
+  /// The object of a DROP TABLE, DROP VIEW or DROP of a virtual table, as the authorizer
+  /// named it: SQLite then authorizes a delete of that same object, which is the drop.
+  struct DroppedObject {
+    let name: [UInt8]
+    let database: [UInt8]?
+
+    init(name: UnsafePointer<CChar>, database: UnsafePointer<CChar>?) {
+      self.name = Self.bytes(name)
+      self.database = database.map(Self.bytes)
+    }
+
+    /// Whether a delete of `name` in `database` is of this object (names compared by bytes,
+    /// as SQLite passes the same names twice).
+    func matches(_ name: UnsafePointer<CChar>, _ database: UnsafePointer<CChar>?) -> Bool {
+      Self.bytes(name) == self.name && database.map(Self.bytes) == self.database
+    }
+
+    private static func bytes(_ text: UnsafePointer<CChar>) -> [UInt8] {
+      Array(UnsafeBufferPointer(start: text, count: strlen(text))).map { UInt8(bitPattern: $0) }
+    }
   }
 }
