@@ -32,10 +32,12 @@ public final class QueryCache: Sendable {
   private let listenerID: UInt64
   private let storage = Storage()
 
+  /// The SQL and the names of named arguments by their bytes (SQLite's comparison, not
+  /// Swift's canonical equivalence), and the argument values.
   private struct Key: Hashable {
-    var sql: String
+    var sql: ExactText
     var values: [SQLiteValue]
-    var names: [String]
+    var names: [ExactText]
   }
 
   private struct Entry {
@@ -175,18 +177,20 @@ public final class QueryCache: Sendable {
   private static func key(_ sql: String, _ arguments: StatementArguments) throws -> Key {
     switch arguments.storage {
     case .positional(let values):
-      return Key(sql: sql, values: try values.map { try $0?.sqliteValue() ?? .null }, names: [])
-    case .named(let pairs):
-      let sorted = pairs.sorted { $0.0 < $1.0 }
       return Key(
-        sql: sql, values: try sorted.map { try $0.1?.sqliteValue() ?? .null },
-        names: sorted.map(\.0))
+        sql: ExactText(sql), values: try values.map { try $0?.sqliteValue() ?? .null },
+        names: [])
+    case .named(let pairs):
+      let sorted = pairs.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+      return Key(
+        sql: ExactText(sql), values: try sorted.map { try $0.1?.sqliteValue() ?? .null },
+        names: sorted.map { ExactText($0.0) })
     }
   }
 
   /// The estimated bytes of a result: 16 per value plus text and blob bytes, and the key.
   private static func estimate(_ key: Key, _ rows: [[SQLiteValue]]) -> Int {
-    var bytes = 64 + key.sql.utf8.count + key.values.count * 16
+    var bytes = 64 + key.sql.string.utf8.count + key.values.count * 16
     for row in rows {
       bytes += 32
       for value in row {
