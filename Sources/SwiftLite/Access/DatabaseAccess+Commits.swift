@@ -9,12 +9,14 @@ extension DatabaseAccess {
     return nil
   }
 
-  /// Registers a listener of the tables each committed write changes (see
+  /// Registers a listener of what each committed write changed (see
   /// `SerializedDatabase.addCommitListener(_:)`).
   /// - Returns: the id to pass to ``removeCommitListener(_:)``.
   /// - Throws: `SQLiteError` `.misuse` once closed, or for a type other than
   ///   ``DatabaseQueue`` and ``DatabasePool``.
-  func addCommitListener(_ listener: @escaping @Sendable (Set<String>) -> Void) throws -> UInt64 {
+  func addCommitListener(_ listener: @escaping @Sendable (CommittedChanges) -> Void) throws
+    -> UInt64
+  {
     guard let writingDatabase else {
       throw SQLiteError.misuse(
         "\(type(of: self)) cannot report its commits: use a DatabaseQueue or a DatabasePool")
@@ -26,4 +28,5 @@ extension DatabaseAccess {
   func removeCommitListener(_ id: UInt64) {
     writingDatabase?.removeCommitListener(id)
   }
+
 }

@@ -35,14 +35,14 @@ final class SerializedDatabase: Sendable {
   nonisolated(unsafe) private var schemaVersion: Int?
   private let owner: ConnectionOwner
   private let token = Token()
-  /// Whether the connection tracks the tables its transactions change (turned on by the
-  /// first commit listener, and left on).
-  nonisolated(unsafe) private var tracksChanges = false
-  /// Who hears about the tables each committed transaction changed, by registration id.
+  /// Whether the connection tracks what its transactions change (turned on by the first
+  /// commit listener, and left on).
+  private let tracksChanges = Atomic<Bool>(false)
+  /// Who hears about what each committed transaction changed, by registration id.
   private let commitListeners = Mutex(CommitListeners())
 
   private struct CommitListeners {
-    var byID: [UInt64: @Sendable (Set<String>) -> Void] = [:]
+    var byID: [UInt64: @Sendable (CommittedChanges) -> Void] = [:]
     var nextID: UInt64 = 0
   }
 
@@ -130,21 +130,22 @@ final class SerializedDatabase: Sendable {
   // MARK: Commits
 
   /// Registers `listener` to receive, on this database's queue after each closure that
-  /// committed changes, the (lowercased) names of the tables those commits changed. A
-  /// rolled-back transaction reports nothing. The listener must return quickly and must
-  /// not wait for this database.
+  /// committed changes, what those commits changed. A rolled-back transaction reports
+  /// nothing. The listener must return quickly and must not wait for this database.
   /// - Returns: the id that ``removeCommitListener(_:)`` takes.
   /// - Throws: `.misuse` once closed; `.readOnly` for a reader.
-  func addCommitListener(_ listener: @escaping @Sendable (Set<String>) -> Void) throws -> UInt64 {
+  func addCommitListener(_ listener: @escaping @Sendable (CommittedChanges) -> Void) throws
+    -> UInt64
+  {
     if role == .reader {
       throw SQLiteError(
         extendedCode: .readOnly, message: "a reader connection of a \(ownerName) has no commits")
     }
     try onQueue {
       if isClosed { throw SQLiteError.misuse("the \(ownerName) is closed") }
-      if !tracksChanges {
+      if !tracksChanges.load(ordering: .acquiring) {
         owner.lending { connection.startTrackingChanges() }
-        tracksChanges = true
+        tracksChanges.store(true, ordering: .releasing)
       }
     }
     return commitListeners.withLock { listeners in
@@ -162,13 +163,20 @@ final class SerializedDatabase: Sendable {
   /// The number of commit listeners registered now.
   var commitListenerCount: Int { commitListeners.withLock { $0.byID.count } }
 
-  /// Hands the tables changed by the commits of the closure that just ended to the
-  /// listeners.
+  /// Whether the connection tracks what its transactions change. Safe from any thread.
+  var isTrackingChanges: Bool { tracksChanges.load(ordering: .acquiring) }
+
+  /// Hands `changes` to the listeners.
+  private func notify(_ changes: CommittedChanges) {
+    for listener in commitListeners.withLock({ Array($0.byID.values) }) { listener(changes) }
+  }
+
+  /// Hands what the commits of the closure that just ended changed to the listeners.
   private func notifyCommits() {
-    guard tracksChanges else { return }
-    let tables = connection.takeCommittedChanges()
-    guard !tables.isEmpty else { return }
-    for listener in commitListeners.withLock({ Array($0.byID.values) }) { listener(tables) }
+    guard tracksChanges.load(ordering: .relaxed) else { return }
+    let changes = connection.takeCommittedChanges()
+    guard !changes.isEmpty else { return }
+    notify(changes)
   }
 
   // MARK: On the queue

@@ -57,6 +57,9 @@ extension Connection {
     }
     isFinished = true
     try SQLiteError.check(sqlite3_backup_finish(backup), destination.handle)
+    // The destination's content was replaced without any of its statements: every result
+    // read from it may be stale.
+    destination.tableActivity.noteEverythingChanged()
   }
 
   /// Copies this connection's main database into a new file at `path`, in steps, replacing

@@ -46,8 +46,9 @@ public final class Connection {
   /// ``attachments(of:)``). Few kinds exist, so a list beats a dictionary.
   private var attachmentStores: [(type: ObjectIdentifier, store: any AttachmentStore)] = []
   /// The tables statements read and transactions change, once something asked for them
-  /// (see `trackTableActivity()`); `nil` until then, which costs the statements nothing.
-  var tableActivity: TableActivity?
+  /// (see `trackTableActivity()`); until then its flags are off, which costs the
+  /// statements nothing.
+  let tableActivity = TableActivity()
   /// How many values of one type (model tables, say) a connection keeps at most.
   static let attachmentCapacity = 256
 

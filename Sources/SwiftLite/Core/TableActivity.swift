@@ -1,47 +1,78 @@
 import Foundation
 
 /// What a connection's statements read and change, learned from SQLite itself: the
-/// authorizer reports the tables a statement reads or writes while it is prepared, and the
-/// update, commit and rollback hooks report the tables that transactions changed.
+/// authorizer reports the tables a statement reads or writes (and whether it changes the
+/// schema) while it is prepared, and the update, commit and rollback hooks report the
+/// tables that transactions changed.
 ///
-/// The connection owns it and hands it, unretained, to SQLite's callbacks as their context;
-/// it is used on the connection's thread only. Table names are lowercased, as SQLite
-/// compares them.
+/// The connection owns it, and so do the statements of its ``Connection/prepare(_:)``,
+/// which report what they change when they run; SQLite's callbacks get it, unretained, as
+/// their context. It is used on the connection's thread only. Table names are lowercased,
+/// as SQLite compares them.
 final class TableActivity {
+  /// Whether the authorizer is installed: statements prepared now learn their tables.
+  var tracksReads = false
+  /// Whether changes are tracked: the hooks are installed, and a DELETE without WHERE
+  /// deletes row by row so that the update hook sees it.
+  var tracksChanges = false
   /// The tables read by the statement being prepared now by the connection itself, or `nil`
   /// outside such a prepare (SQLite's own re-prepares then report to nobody).
   var preparingReads: Set<String>?
   /// The tables an INSERT, UPDATE or DELETE of the statement being prepared writes (its
   /// triggers' included).
   var preparingWrites: Set<String>?
-  /// The tables read by the statements run since a recording started, or `nil`.
-  var recordedReads: Set<String>?
-  /// Whether changes are tracked: the hooks are installed, and a DELETE without WHERE
-  /// deletes row by row so that the update hook sees it.
-  var tracksChanges = false
+  /// Whether the statement being prepared creates, drops or alters something.
+  var preparingSchemaChange = false
   /// The table or view that the DROP being prepared names, from its action code until the
   /// authorizer's next call (see ``DroppedObject``).
   var droppedObject: DroppedObject?
-  /// The tables changed by the transaction in progress.
-  var pendingChanges: Set<String> = []
-  /// The tables changed by transactions committed since the last ``takeCommittedChanges()``.
-  var committedChanges: Set<String> = []
+  /// The tables read by the statements run since a recording started, or `nil`.
+  var recordedReads: Set<String>?
+  /// What the transaction in progress changed.
+  var pendingChanges: CommittedChanges = []
+  /// What transactions committed since the last ``takeCommittedChanges()`` changed.
+  var committedChanges: CommittedChanges = []
 
-  /// The tables committed since the last call, and forgets them.
-  func takeCommittedChanges() -> Set<String> {
+  /// Starts a prepare whose tables are learned.
+  func beginPreparing() {
+    preparingReads = []
+    preparingWrites = []
+    preparingSchemaChange = false
+  }
+
+  /// Ends a prepare: what it learned.
+  func endPreparing() -> (reads: Set<String>, writes: Set<String>, changesSchema: Bool) {
+    defer {
+      preparingReads = nil
+      preparingWrites = nil
+      preparingSchemaChange = false
+    }
+    return (preparingReads ?? [], preparingWrites ?? [], preparingSchemaChange)
+  }
+
+  /// What was committed since the last call, and forgets it.
+  func takeCommittedChanges() -> CommittedChanges {
     defer { committedChanges = [] }
     return committedChanges
   }
 
-  /// Notes that a statement ran and changed rows: the tables it writes changed. In
-  /// autocommit mode the statement's own transaction has already committed.
-  func noteWrites(_ tables: Set<String>, inTransaction: Bool) {
-    guard tracksChanges, !tables.isEmpty else { return }
+  /// Notes that a statement ran: the tables it writes changed when it changed rows, and
+  /// everything when it changed the schema. In autocommit mode the statement's own
+  /// transaction has already committed.
+  func noteRun(writes: Set<String>, changesSchema: Bool, inTransaction: Bool) {
+    guard tracksChanges, changesSchema || !writes.isEmpty else { return }
+    let changes = CommittedChanges(tables: writes, changesEverything: changesSchema)
     if inTransaction {
-      pendingChanges.formUnion(tables)
+      pendingChanges.formUnion(changes)
     } else {
-      committedChanges.formUnion(tables)
+      committedChanges.formUnion(changes)
     }
+  }
+
+  /// Notes that the whole database was replaced outside any statement (a backup into it).
+  func noteEverythingChanged() {
+    guard tracksChanges else { return }
+    committedChanges.changesEverything = true
   }
 
   /// Notes that a statement ran: a recording in progress learns the tables it reads.

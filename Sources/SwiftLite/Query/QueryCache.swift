@@ -69,7 +69,7 @@ public final class QueryCache: Sendable {
     self.maximumBytes = max(0, maximumBytes)
     // The listener holds the storage, not the cache: a released cache stops listening.
     let storage = self.storage
-    listenerID = try database.addCommitListener { tables in storage.invalidate(tables) }
+    listenerID = try database.addCommitListener { changes in storage.invalidate(changes) }
   }
 
   deinit { database.removeCommitListener(listenerID) }
@@ -209,11 +209,11 @@ public final class QueryCache: Sendable {
   private final class Storage: Sendable {
     let state = Mutex(State())
 
-    /// Drops the results that read one of `tables`.
-    func invalidate(_ tables: Set<String>) {
+    /// Drops the results that `changes` may have made stale.
+    func invalidate(_ changes: CommittedChanges) {
       state.withLock { state in
         state.generation += 1
-        for (key, entry) in state.entries where !entry.tables.isDisjoint(with: tables) {
+        for (key, entry) in state.entries where changes.affects(entry.tables) {
           state.entries[key] = nil
           state.bytes -= entry.bytes
         }

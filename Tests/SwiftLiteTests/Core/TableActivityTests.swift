@@ -86,7 +86,7 @@ final class TableActivityTests: SQLiteTestCase {
     // A delete without WHERE still goes row by row, seen by the update hook.
     _ = db.takeCommittedChanges()
     try db.execute("DELETE FROM log")
-    XCTAssertTrue(db.takeCommittedChanges().contains("log"))
+    XCTAssertTrue(db.takeCommittedChanges().tables.contains("log"))
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM log"), 0)
   }
 }
