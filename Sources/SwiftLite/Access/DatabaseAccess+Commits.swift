@@ -29,4 +29,12 @@ extension DatabaseAccess {
     writingDatabase?.removeCommitListener(id)
   }
 
+  /// Makes sure that the commits made to the file by other connections and processes, up
+  /// to now, have been reported to the listeners (as changing everything: which tables they
+  /// changed is unknown). Writes through this queue or pool look too, at their start.
+  /// - Throws: `SQLiteError` `.misuse` once closed; an error of `PRAGMA data_version`.
+  func noticeOtherConnectionsCommits() throws {
+    if let pool = self as? DatabasePool { return try pool.noticeOtherConnectionsCommits() }
+    try writingDatabase?.noticeOtherConnectionsCommits()
+  }
 }

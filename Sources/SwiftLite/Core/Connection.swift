@@ -380,6 +380,14 @@ public final class Connection {
     }
   }
 
+  /// Runs `body` with ``trace`` silent: for SwiftLite's own housekeeping statements.
+  func withTraceSuppressed<T>(_ body: () throws -> T) rethrows -> T {
+    let wasSuppressed = isTraceSuppressed
+    isTraceSuppressed = true
+    defer { isTraceSuppressed = wasSuppressed }
+    return try body()
+  }
+
   fileprivate func traced(_ sql: String) {
     if !isTraceSuppressed { traceHandler?(sql) }
   }

@@ -99,7 +99,12 @@ final class ObservationRunner<Value: Sendable>: Sendable {
     while true {
       if state.withLock({ $0.isCancelled }) { return }
       let result = Result {
-        try database.read { db in try db.recordingTablesRead { try fetch(db) } }
+        // Commits of other connections and processes are reported first (to every
+        // listener): the read below sees them, and those reported up to here need no
+        // fetch after it.
+        try database.noticeOtherConnectionsCommits()
+        state.withLock { $0.needsFetch = false }
+        return try database.read { db in try db.recordingTablesRead { try fetch(db) } }
       }
       switch result {
       case .success(let (value, tables)):

@@ -15,9 +15,11 @@ import Synchronization
 /// Caching is opt-in: only reads made through a cache are kept, and each queue or pool
 /// gets its own cache. The tables a query reads are learned from SQLite when it runs (as
 /// for observation); a write through any connection of the queue or pool drops every
-/// result that read a table it changed, before the write returns. A write made by another
-/// process, or by a connection the queue or pool does not own, is not seen: do not cache
-/// such files.
+/// result that read a table it changed, before the write returns (a schema change drops
+/// every result). A commit made by another process, or by a connection the queue or pool
+/// does not own, drops every result at the next read through the cache, which checks
+/// `PRAGMA data_version` first. SQL texts are compared by their bytes, as SQLite compares
+/// them, not by Swift's canonical equivalence.
 ///
 /// Memory is bounded by `maximumBytes`, an estimate of the values held (text and blob
 /// bytes, 16 bytes per value, the SQL): when a new result does not fit, the results used
@@ -92,6 +94,8 @@ public final class QueryCache: Sendable {
       return try database.read { db in try db.query(sql, arguments) }
     }
     let key = try Self.key(sql, arguments)
+    // Commits of other connections and processes drop what they may have made stale.
+    try database.noticeOtherConnectionsCommits()
     let cached = storage.state.withLock { state -> Entry? in
       guard var entry = state.entries[key] else {
         state.misses += 1

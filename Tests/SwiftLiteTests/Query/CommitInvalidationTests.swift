@@ -10,8 +10,8 @@ private struct Memo: Model, Equatable {
 }
 
 // A commit drops every cached result, and re-runs every observation, that read a table it
-// changed: writes made by triggers (a full-text index), schema changes; and keeps the
-// results of the tables it did not change.
+// changed: writes made by triggers (a full-text index), schema changes, commits of other
+// connections and processes; and keeps the results of the tables it did not change.
 
 final class CommitInvalidationTests: TemporaryDirectoryTestCase {
   private enum Kind: CaseIterable { case queue, pool }
@@ -199,6 +199,90 @@ final class CommitInvalidationTests: TemporaryDirectoryTestCase {
       // Three reads of t came from memory; every read of u after a write of u did not.
       XCTAssertEqual(cache.statistics.hits, 3, label)
       XCTAssertEqual(cache.statistics.misses, 5, label)
+      try database.close()
+    }
+  }
+
+  // MARK: Other connections and processes
+
+  func testACommitOfAnotherConnectionIsNoticedAtTheNextRead() throws {
+    for kind in Kind.allCases {
+      let database = try open(kind, "foreign")
+      try database.write { db in
+        try db.execute("CREATE TABLE t(x); CREATE TABLE u(x); INSERT INTO t VALUES (1)")
+      }
+      let cache = try QueryCache(database)
+      let label = "\(kind)"
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM t"), 1, label)
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM t"), 1, label)
+      XCTAssertEqual(cache.statistics.hits, 1, label)
+
+      let other = try Connection(path: database.path)
+      try other.run("INSERT INTO t VALUES (2)")
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM t"), 2, label)
+      // Writes through the queue or pool before or after another commit do not hide it.
+      // (Each write looks for the commits of others at its start: the first one here
+      // finds the commit above, so the one after the next write is found by the read.)
+      try database.write { db in try db.run("INSERT INTO u VALUES (1)") }
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM t"), 2, label)
+      try database.write { db in try db.run("INSERT INTO u VALUES (2)") }
+      try other.run("INSERT INTO t VALUES (3)")
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM t"), 3, label)
+      try database.write { db in try db.run("INSERT INTO u VALUES (3)") }
+      try other.run("INSERT INTO t VALUES (4)")
+      try database.write { db in try db.run("INSERT INTO u VALUES (4)") }
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM t"), 4, label)
+      // ...and those writes alone keep the result of t.
+      let hits = cache.statistics.hits
+      try database.write { db in try db.run("INSERT INTO u VALUES (5)") }
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM t"), 4, label)
+      try database.write { db in try db.run("INSERT INTO u VALUES (6)") }
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM t"), 4, label)
+      XCTAssertEqual(cache.statistics.hits, hits + 2, label)
+      try other.close()
+      try database.close()
+    }
+  }
+
+  func testAnObservationSeesAnotherConnectionsCommitAtTheNextWrite() throws {
+    for kind in Kind.allCases {
+      let database = try open(kind, "foreign-observed")
+      try database.write { db in
+        try db.execute("CREATE TABLE t(x); CREATE TABLE u(x); INSERT INTO t VALUES (1)")
+      }
+      let counts = Locked<[Int]>([])
+      let observation = database.observe(
+        { db in try db.scalar(Int.self, "SELECT count(*) FROM t") ?? -1 },
+        onChange: { count in counts.mutate { $0.append(count) } })
+      XCTAssertTrue(Self.waitForLast(counts, 1), "\(kind)")
+      let other = try Connection(path: database.path)
+      try other.run("INSERT INTO t VALUES (2)")
+      // A write of another table through the queue or pool notices the foreign commit.
+      try database.write { db in try db.run("INSERT INTO u VALUES (1)") }
+      XCTAssertTrue(Self.waitForLast(counts, 2), "\(kind): \(counts.value)")
+      observation.cancel()
+      try other.close()
+      try database.close()
+    }
+  }
+
+  func testACommitOfAnotherProcessIsNoticedAtTheNextRead() throws {
+    let helper = try processHelperURL()
+    for kind in Kind.allCases {
+      let database = try open(kind, "process")
+      try database.write { db in
+        try db.execute(
+          "CREATE TABLE event(id INTEGER PRIMARY KEY, writer TEXT NOT NULL, n INTEGER NOT NULL)")
+      }
+      let cache = try QueryCache(database)
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM event"), 0, "\(kind)")
+      let process = Process()
+      process.executableURL = helper
+      process.arguments = ["queue", database.path, "child", "3"]
+      try process.run()
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 0)
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM event"), 3, "\(kind)")
       try database.close()
     }
   }
