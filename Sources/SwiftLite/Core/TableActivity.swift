@@ -38,6 +38,7 @@ final class TableActivity {
     preparingReads = []
     preparingWrites = []
     preparingSchemaChange = false
+    droppedObject = nil
   }
 
   /// Ends a prepare: what it learned.
