@@ -70,10 +70,15 @@ final class TableActivity {
     }
   }
 
-  /// Notes that the whole database was replaced outside any statement (a backup into it).
-  func noteEverythingChanged() {
+  /// Notes a change whose tables are not known (a backup into the database, C calls on
+  /// its handle): every result may be stale once it commits.
+  func noteEverythingChanged(inTransaction: Bool) {
     guard tracksChanges else { return }
-    committedChanges.changesEverything = true
+    if inTransaction {
+      pendingChanges.changesEverything = true
+    } else {
+      committedChanges.changesEverything = true
+    }
   }
 
   /// Notes that a statement ran: a recording in progress learns the tables it reads.

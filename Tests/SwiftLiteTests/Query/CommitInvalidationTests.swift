@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import XCTest
 
@@ -199,6 +200,28 @@ final class CommitInvalidationTests: TemporaryDirectoryTestCase {
       // Three reads of t came from memory; every read of u after a write of u did not.
       XCTAssertEqual(cache.statistics.hits, 3, label)
       XCTAssertEqual(cache.statistics.misses, 5, label)
+      try database.close()
+    }
+  }
+
+  // MARK: C calls
+
+  /// What C calls change through `withUnsafeHandle` is not known table by table (a
+  /// `WITHOUT ROWID` table has no update hook): it drops every result.
+  func testAWriteThroughTheUnsafeHandleDropsTheCachedResults() throws {
+    for kind in Kind.allCases {
+      let database = try open(kind, "handle")
+      try database.write { db in
+        try db.execute("CREATE TABLE w(k TEXT PRIMARY KEY, v) WITHOUT ROWID")
+      }
+      let cache = try QueryCache(database)
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM w"), 0, "\(kind)")
+      try database.write { db in
+        try db.withUnsafeHandle { handle in
+          XCTAssertEqual(sqlite3_exec(handle, "INSERT INTO w VALUES ('a', 1)", nil, nil, nil), 0)
+        }
+      }
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM w"), 1, "\(kind)")
       try database.close()
     }
   }
