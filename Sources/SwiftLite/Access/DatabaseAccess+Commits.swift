@@ -9,12 +9,14 @@ extension DatabaseAccess {
     return nil
   }
 
-  /// Registers a listener of the tables each committed write changes (see
+  /// Registers a listener of what each committed write changed (see
   /// `SerializedDatabase.addCommitListener(_:)`).
   /// - Returns: the id to pass to ``removeCommitListener(_:)``.
   /// - Throws: `SQLiteError` `.misuse` once closed, or for a type other than
   ///   ``DatabaseQueue`` and ``DatabasePool``.
-  func addCommitListener(_ listener: @escaping @Sendable (Set<String>) -> Void) throws -> UInt64 {
+  func addCommitListener(_ listener: @escaping @Sendable (CommittedChanges) -> Void) throws
+    -> UInt64
+  {
     guard let writingDatabase else {
       throw SQLiteError.misuse(
         "\(type(of: self)) cannot report its commits: use a DatabaseQueue or a DatabasePool")
@@ -25,5 +27,14 @@ extension DatabaseAccess {
   /// Unregisters a listener of ``addCommitListener(_:)``.
   func removeCommitListener(_ id: UInt64) {
     writingDatabase?.removeCommitListener(id)
+  }
+
+  /// Makes sure that the commits made to the file by other connections and processes, up
+  /// to now, have been reported to the listeners (as changing everything: which tables they
+  /// changed is unknown). Writes through this queue or pool look too, at their start.
+  /// - Throws: `SQLiteError` `.misuse` once closed; an error of `PRAGMA data_version`.
+  func noticeOtherConnectionsCommits() throws {
+    if let pool = self as? DatabasePool { return try pool.noticeOtherConnectionsCommits() }
+    try writingDatabase?.noticeOtherConnectionsCommits()
   }
 }

@@ -103,17 +103,7 @@ public final class DatabasePool: DatabaseAccess {
   ///   (readers are opened read-only); `.misuse` once closed; what opening a reader throws.
   @discardableResult
   public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-    if let current = SerializedDatabase.current {
-      if current == writer.identity { return try writer.read(body) }
-      if let reader = state.withLock({ $0.all.first { $0.identity == current } }) {
-        return try reader.read(body)
-      }
-    }
-    permits.wait()
-    defer { permits.signal() }
-    let reader = try checkOut()
-    defer { checkIn(reader) }
-    return try reader.read(body)
+    try onReader { database in try database.read(body) }
   }
 
   /// Runs `body` on the writer in one IMMEDIATE transaction (a savepoint when nested in
@@ -223,6 +213,45 @@ public final class DatabasePool: DatabaseAccess {
   public var readerCount: Int { state.withLock { $0.all.count } }
 
   // MARK: Readers
+
+  /// Runs `body` with the serialized database a read uses: a free reader (waiting for one),
+  /// or, from inside one of the pool's closures, the reader or writer running it.
+  private func onReader<T>(_ body: (SerializedDatabase) throws -> T) throws -> T {
+    if let current = SerializedDatabase.current {
+      if current == writer.identity { return try body(writer) }
+      if let reader = state.withLock({ $0.all.first { $0.identity == current } }) {
+        return try body(reader)
+      }
+    }
+    permits.wait()
+    defer { permits.signal() }
+    let reader = try checkOut()
+    defer { checkIn(reader) }
+    return try body(reader)
+  }
+
+  /// Makes sure that the commits of other connections and processes to the file, up to
+  /// now, have been reported to the commit listeners as changing everything.
+  ///
+  /// A reader's `PRAGMA data_version` changes with every commit of another connection,
+  /// the pool's own writer included; the writer's changes with the commits of others only,
+  /// but the writer may be busy with a long write. So a reader looks first: when its
+  /// version did not move, or moved while the writer started no write, the answer is there
+  /// without waiting for the writer. Only when the writer wrote since that reader's last
+  /// look is the writer asked, and a write transaction running then has looked already.
+  /// - Throws: `.misuse` once closed; `SQLiteError` from the pragma.
+  func noticeOtherConnectionsCommits() throws {
+    guard writer.isTrackingChanges else { return }
+    if SerializedDatabase.current == writer.identity {
+      return try writer.noticeOtherConnectionsCommits()
+    }
+    let writes = writer.writeCount
+    switch try onReader({ reader in try reader.otherCommitsSinceLastLook(writes: writes) }) {
+    case .none: return
+    case .some: writer.reportOtherConnectionsCommits()
+    case .unknown: try writer.noticeOtherConnectionsCommits()
+    }
+  }
 
   private func checkNotInsideRead(_ call: String) throws {
     guard let current = SerializedDatabase.current, current != writer.identity,

@@ -35,15 +35,34 @@ final class SerializedDatabase: Sendable {
   nonisolated(unsafe) private var schemaVersion: Int?
   private let owner: ConnectionOwner
   private let token = Token()
-  /// Whether the connection tracks the tables its transactions change (turned on by the
-  /// first commit listener, and left on).
-  nonisolated(unsafe) private var tracksChanges = false
-  /// Who hears about the tables each committed transaction changed, by registration id.
+  /// Whether the connection tracks what its transactions change (turned on by the first
+  /// commit listener, and left on).
+  private let tracksChanges = Atomic<Bool>(false)
+  /// Who hears about what each committed transaction changed, by registration id.
   private let commitListeners = Mutex(CommitListeners())
+  /// How many outermost write closures started: bumped before each one, so that any commit
+  /// this connection makes comes after a bump (see ``otherCommitsSinceLastLook(writes:)``).
+  private let writesStarted = Atomic<UInt64>(0)
+  /// Whether a write transaction runs whose start looked for other connections' commits:
+  /// until it ends, no other connection can commit.
+  private let isInCheckedWrite = Atomic<Bool>(false)
+  /// `PRAGMA data_version` when this connection last read it (it changes when another
+  /// connection commits), with the writer's ``writesStarted`` read just before (readers).
+  nonisolated(unsafe) private var seenDataVersion: (version: Int, writes: UInt64)?
 
   private struct CommitListeners {
-    var byID: [UInt64: @Sendable (Set<String>) -> Void] = [:]
+    var byID: [UInt64: @Sendable (CommittedChanges) -> Void] = [:]
     var nextID: UInt64 = 0
+  }
+
+  /// What a reader knows of commits made by connections other than the writer.
+  enum OtherCommits {
+    /// None since its last look.
+    case none
+    /// Some, for sure.
+    case some
+    /// Maybe: the writer committed too, or this is the first look. Only the writer knows.
+    case unknown
   }
 
   private final class Token: Sendable {}
@@ -129,22 +148,29 @@ final class SerializedDatabase: Sendable {
 
   // MARK: Commits
 
-  /// Registers `listener` to receive, on this database's queue after each closure that
-  /// committed changes, the (lowercased) names of the tables those commits changed. A
-  /// rolled-back transaction reports nothing. The listener must return quickly and must
-  /// not wait for this database.
+  /// Registers `listener` to receive what committed transactions changed: on this
+  /// database's queue after each closure that committed (a rolled-back transaction reports
+  /// nothing), and ``CommittedChanges/everything`` from any thread as soon as a commit by
+  /// another connection or process is noticed (see ``noticeOtherConnectionsCommits()``). The
+  /// listener must return quickly and must not wait for this database.
   /// - Returns: the id that ``removeCommitListener(_:)`` takes.
   /// - Throws: `.misuse` once closed; `.readOnly` for a reader.
-  func addCommitListener(_ listener: @escaping @Sendable (Set<String>) -> Void) throws -> UInt64 {
+  func addCommitListener(_ listener: @escaping @Sendable (CommittedChanges) -> Void) throws
+    -> UInt64
+  {
     if role == .reader {
       throw SQLiteError(
         extendedCode: .readOnly, message: "a reader connection of a \(ownerName) has no commits")
     }
     try onQueue {
       if isClosed { throw SQLiteError.misuse("the \(ownerName) is closed") }
-      if !tracksChanges {
-        owner.lending { connection.startTrackingChanges() }
-        tracksChanges = true
+      if !tracksChanges.load(ordering: .acquiring) {
+        owner.lending {
+          connection.startTrackingChanges()
+          // Other connections' commits count from here on.
+          seenDataVersion = (try? readDataVersion()).map { ($0, 0) }
+        }
+        tracksChanges.store(true, ordering: .releasing)
       }
     }
     return commitListeners.withLock { listeners in
@@ -162,13 +188,75 @@ final class SerializedDatabase: Sendable {
   /// The number of commit listeners registered now.
   var commitListenerCount: Int { commitListeners.withLock { $0.byID.count } }
 
-  /// Hands the tables changed by the commits of the closure that just ended to the
-  /// listeners.
+  /// Whether the connection tracks what its transactions change. Safe from any thread.
+  var isTrackingChanges: Bool { tracksChanges.load(ordering: .acquiring) }
+
+  /// How many outermost write closures started so far. Safe from any thread.
+  var writeCount: UInt64 { writesStarted.load(ordering: .acquiring) }
+
+  /// Hands `changes` to the listeners.
+  private func notify(_ changes: CommittedChanges) {
+    for listener in commitListeners.withLock({ Array($0.byID.values) }) { listener(changes) }
+  }
+
+  /// Tells the listeners that another connection committed: any result may be stale.
+  /// Safe from any thread.
+  func reportOtherConnectionsCommits() {
+    notify(.everything)
+  }
+
+  /// Hands what the commits of the closure that just ended changed to the listeners.
   private func notifyCommits() {
-    guard tracksChanges else { return }
-    let tables = connection.takeCommittedChanges()
-    guard !tables.isEmpty else { return }
-    for listener in commitListeners.withLock({ Array($0.byID.values) }) { listener(tables) }
+    guard tracksChanges.load(ordering: .relaxed) else { return }
+    let changes = connection.takeCommittedChanges()
+    guard !changes.isEmpty else { return }
+    notify(changes)
+  }
+
+  /// `PRAGMA data_version`: it changes when a connection other than this one commits.
+  /// Housekeeping, hidden from the trace.
+  private func readDataVersion() throws -> Int {
+    try connection.withTraceSuppressed { try connection.scalar(Int.self, "PRAGMA data_version") }
+      ?? 0
+  }
+
+  /// On the writer's queue: tells the listeners when another connection or process
+  /// committed since this connection last looked. A failed look counts as a commit.
+  private func lookForOtherCommits() {
+    guard tracksChanges.load(ordering: .relaxed) else { return }
+    guard let version = try? readDataVersion() else {
+      notify(.everything)
+      return
+    }
+    if seenDataVersion?.version != version { notify(.everything) }
+    seenDataVersion = (version, 0)
+  }
+
+  /// Makes sure that the commits of other connections and processes up to now have been
+  /// reported to the listeners (as ``CommittedChanges/everything``), on the writer: a write
+  /// transaction that runs now has looked already (no one else can commit until it ends);
+  /// otherwise this waits for the queue and looks.
+  /// - Throws: `.misuse` once closed.
+  func noticeOtherConnectionsCommits() throws {
+    guard tracksChanges.load(ordering: .acquiring), !isInCheckedWrite.load(ordering: .acquiring)
+    else { return }
+    try onQueue { try enter { lookForOtherCommits() } }
+  }
+
+  /// On a reader: whether connections other than the pool's writer committed since this
+  /// reader last looked. `writes` is the writer's ``writeCount``, read before this call: when
+  /// it did not move, the writer made no commit in between, and any change is another's.
+  /// - Throws: `.misuse` once closed; `SQLiteError` from the pragma.
+  func otherCommitsSinceLastLook(writes: UInt64) throws -> OtherCommits {
+    try onQueue {
+      try enter {
+        let version = try readDataVersion()
+        defer { seenDataVersion = (version, writes) }
+        guard let seen = seenDataVersion else { return .unknown }
+        if seen.version == version { return .none }
+        return seen.writes == writes ? .some : .unknown
+      }
+    }
   }
 
   // MARK: On the queue
@@ -201,6 +289,10 @@ final class SerializedDatabase: Sendable {
           openTransactionOrigin =
             connection.isInTransaction ? "writeWithoutTransaction without COMMIT or ROLLBACK" : nil
         }
+      }
+      if depth == 1 {
+        writesStarted.add(1, ordering: .acquiringAndReleasing)
+        lookForOtherCommits()
       }
       return try body(connection)
     }
@@ -284,8 +376,16 @@ final class SerializedDatabase: Sendable {
         }
         return try connection.savepoint(nil, body)
       }
+      writesStarted.add(1, ordering: .acquiringAndReleasing)
       do {
-        return try connection.transaction(.immediate, body)
+        return try connection.transaction(.immediate) { db in
+          // The transaction holds the write lock: the commits of others that this look
+          // finds are all there will be until it ends.
+          lookForOtherCommits()
+          isInCheckedWrite.store(true, ordering: .releasing)
+          defer { isInCheckedWrite.store(false, ordering: .releasing) }
+          return try body(db)
+        }
       } catch {
         // The closure's one transaction did not commit, even if SQLite ran its commit
         // hook before refusing the COMMIT.

@@ -57,6 +57,10 @@ extension Connection {
     }
     isFinished = true
     try SQLiteError.check(sqlite3_backup_finish(backup), destination.handle)
+    // The destination's content was replaced without any of its statements: every result
+    // read from it may be stale.
+    destination.tableActivity.noteEverythingChanged(
+      inTransaction: sqlite3_get_autocommit(destination.handle) == 0)
   }
 
   /// Copies this connection's main database into a new file at `path`, in steps, replacing

@@ -23,13 +23,10 @@ extension Connection {
         if current.pointee == 0 { break }
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
-        let activity = tableActivity
-        activity?.preparingReads = []
-        activity?.preparingWrites = []
+        let activity = tableActivity.tracksReads ? tableActivity : nil
+        activity?.beginPreparing()
         let code = sqlite3_prepare_v2(handle, current, -1, &statement, &tail)
-        let (reads, writes) = (activity?.preparingReads, activity?.preparingWrites)
-        activity?.preparingReads = nil
-        activity?.preparingWrites = nil
+        let learned = activity?.endPreparing()
         guard code == SQLITE_OK else {
           throw SQLiteError(code, handle, sql: String(cString: current))
         }
@@ -39,11 +36,13 @@ extension Connection {
         let changesBefore = activity == nil ? 0 : sqlite3_total_changes64(handle)
         var step = sqlite3_step(statement)
         while step == SQLITE_ROW { step = sqlite3_step(statement) }
-        if let activity {
-          activity.noteReads(reads)
-          if let writes, sqlite3_total_changes64(handle) != changesBefore {
-            activity.noteWrites(writes, inTransaction: sqlite3_get_autocommit(handle) == 0)
-          }
+        if let activity, let learned {
+          activity.noteReads(learned.reads)
+          let changedRows = sqlite3_total_changes64(handle) != changesBefore
+          activity.noteRun(
+            writes: changedRows ? learned.writes : [],
+            changesSchema: learned.changesSchema && step == SQLITE_DONE,
+            inTransaction: sqlite3_get_autocommit(handle) == 0)
         }
         guard step == SQLITE_DONE else {
           let text = sqlite3_sql(statement).map { String(cString: $0) }
@@ -59,7 +58,9 @@ extension Connection {
   public func prepare(_ sql: String) throws -> Statement {
     try ensureOpen(sql)
     let statement = try prepareStatement(sql, persistent: false)
-    tableActivity?.noteReads(statement.tablesRead)
+    tableActivity.noteReads(statement.tablesRead)
+    // Its steps report what it reads and changes, once the connection tracks them.
+    statement.activity = tableActivity
     statement.owner = owner
     statement.transactionGuard = transactionGuard
     return statement
@@ -95,16 +96,24 @@ extension Connection {
     statement.isInUse = true
     // Where activity is tracked (an observed or cached database), the statement's tables
     // are noted: read now, written when it changed rows.
-    let activity = tableActivity
+    let activity = tableActivity.tracksReads ? tableActivity : nil
     let changesBefore = activity == nil ? 0 : sqlite3_total_changes64(handle)
-    activity?.noteReads(statement.tablesRead)
+    if let activity {
+      statement.refreshTables(activity)
+      activity.noteReads(statement.tablesRead)
+    }
     defer {
       statement.isInUse = false
       sqlite3_reset(statement.handle)
-      if let activity, let written = statement.tablesWritten, !written.isEmpty,
-        sqlite3_total_changes64(handle) != changesBefore
-      {
-        activity.noteWrites(written, inTransaction: sqlite3_get_autocommit(handle) == 0)
+      if let activity {
+        // A step may have prepared the statement again (the schema changed), with other
+        // tables: the recording learns those too.
+        if statement.refreshTables(activity) { activity.noteReads(statement.tablesRead) }
+        let changedRows = sqlite3_total_changes64(handle) != changesBefore
+        activity.noteRun(
+          writes: changedRows ? statement.tablesWritten ?? [] : [],
+          changesSchema: statement.changesSchema,
+          inTransaction: sqlite3_get_autocommit(handle) == 0)
       }
     }
     do {

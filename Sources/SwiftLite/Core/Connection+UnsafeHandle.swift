@@ -27,13 +27,24 @@ extension Connection {
   /// - A schema change made through the handle is noticed: when `PRAGMA schema_version`
   ///   moved during `body`, SwiftLite forgets what it kept about model tables on this
   ///   connection, and its cached statements are prepared again by SQLite as usual.
+  /// - A change made through the handle (rows or schema) counts, for observation and the
+  ///   query cache, as a change of every table: which tables C calls wrote is not known.
   /// - Returns: what `body` returns.
   /// - Throws: `.misuse` when the connection is closed or used outside its owner's closure;
   ///   what `body` throws.
   public func withUnsafeHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
     try ensureOpen(nil)
     let before = schemaVersion()
-    defer { if schemaVersion() != before { removeAllAttachments() } }
+    let changesBefore = sqlite3_total_changes64(handle)
+    defer {
+      let schemaMoved = schemaVersion() != before
+      if schemaMoved { removeAllAttachments() }
+      // Statements prepared through the handle report no tables, and WITHOUT ROWID and
+      // virtual tables have no update hook.
+      if schemaMoved || sqlite3_total_changes64(handle) != changesBefore {
+        tableActivity.noteEverythingChanged(inTransaction: sqlite3_get_autocommit(handle) == 0)
+      }
+    }
     return try body(handle)
   }
 

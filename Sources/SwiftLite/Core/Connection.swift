@@ -46,8 +46,9 @@ public final class Connection {
   /// ``attachments(of:)``). Few kinds exist, so a list beats a dictionary.
   private var attachmentStores: [(type: ObjectIdentifier, store: any AttachmentStore)] = []
   /// The tables statements read and transactions change, once something asked for them
-  /// (see `trackTableActivity()`); `nil` until then, which costs the statements nothing.
-  var tableActivity: TableActivity?
+  /// (see `trackTableActivity()`); until then its flags are off, which costs the
+  /// statements nothing.
+  let tableActivity = TableActivity()
   /// How many values of one type (model tables, say) a connection keeps at most.
   static let attachmentCapacity = 256
 
@@ -377,6 +378,14 @@ public final class Connection {
       let context = Unmanaged.passUnretained(self).toOpaque()
       sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), traceCallback, context)
     }
+  }
+
+  /// Runs `body` with ``trace`` silent: for SwiftLite's own housekeeping statements.
+  func withTraceSuppressed<T>(_ body: () throws -> T) rethrows -> T {
+    let wasSuppressed = isTraceSuppressed
+    isTraceSuppressed = true
+    defer { isTraceSuppressed = wasSuppressed }
+    return try body()
   }
 
   fileprivate func traced(_ sql: String) {

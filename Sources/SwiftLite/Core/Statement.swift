@@ -45,6 +45,13 @@ public final class Statement {
   var tablesRead: Set<String>?
   /// The tables the statement (or a trigger it fires) writes, learned likewise.
   var tablesWritten: Set<String>?
+  /// Whether the statement creates, drops or alters something, learned likewise.
+  var changesSchema = false
+  /// ``timesPrepared`` when the tables above were learned; `nil` before.
+  var tablesLearnedAt: Int32?
+  /// The activity of the connection, for a statement of ``Connection/prepare(_:)``: its
+  /// steps report what it reads and changes once the connection tracks them.
+  var activity: TableActivity?
 
   init(handle: OpaquePointer, sql: String) {
     self.handle = handle
@@ -181,7 +188,12 @@ public final class Statement {
     if let transactionGuard, transactionGuard.depth > 0 {
       try transactionGuard.check(sqlite3_db_handle(handle), sql: sql)
     }
-    let code = sqlite3_step(handle)
+    let code: Int32
+    if let activity, activity.tracksReads {
+      code = trackedStep(activity)
+    } else {
+      code = sqlite3_step(handle)
+    }
     if code == SQLITE_ROW {
       // A re-prepare (after a schema change) may have changed the result columns.
       if sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) != reprepareCount {

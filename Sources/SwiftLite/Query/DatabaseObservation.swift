@@ -11,6 +11,10 @@
 /// - The tables are learned from SQLite as the query is prepared (its authorizer reports
 ///   every table a statement reads, those of views included), and learned again at each
 ///   fetch, so a query whose tables depend on the data stays right.
+/// - A committed schema change (CREATE, DROP, ALTER TABLE) fetches again whatever the
+///   tables. So does a commit made to the file by another connection or process, once the
+///   queue or pool notices it through `PRAGMA data_version`: at its next write, or when a
+///   cache or an observation reads (an observation does not poll).
 /// - A write that is rolled back produces no value. Writes that commit while a fetch runs,
 ///   or while the consumer has not taken the last value, are coalesced: the consumer gets
 ///   the newest value, not one per commit.

@@ -47,7 +47,7 @@ final class ObservationRunner<Value: Sendable>: Sendable {
   func start() {
     let id: UInt64
     do {
-      id = try database.addCommitListener { [weak self] tables in self?.changed(tables) }
+      id = try database.addCommitListener { [weak self] changes in self?.changed(changes) }
     } catch {
       fail(error)
       return
@@ -75,11 +75,11 @@ final class ObservationRunner<Value: Sendable>: Sendable {
     if let id { database.removeCommitListener(id) }
   }
 
-  /// A commit changed `tables`: fetch again when the value depends on one of them.
-  private func changed(_ tables: Set<String>) {
+  /// A commit made `changes`: fetch again when the value depends on them.
+  private func changed(_ changes: CommittedChanges) {
     let fetchNow = state.withLock { state -> Bool in
       guard !state.isCancelled else { return false }
-      if let read = state.tables, read.isDisjoint(with: tables) { return false }
+      if let read = state.tables, !changes.affects(read) { return false }
       if state.isFetching {
         state.needsFetch = true
         return false
@@ -99,7 +99,12 @@ final class ObservationRunner<Value: Sendable>: Sendable {
     while true {
       if state.withLock({ $0.isCancelled }) { return }
       let result = Result {
-        try database.read { db in try db.recordingTablesRead { try fetch(db) } }
+        // Commits of other connections and processes are reported first (to every
+        // listener): the read below sees them, and those reported up to here need no
+        // fetch after it.
+        try database.noticeOtherConnectionsCommits()
+        state.withLock { $0.needsFetch = false }
+        return try database.read { db in try db.recordingTablesRead { try fetch(db) } }
       }
       switch result {
       case .success(let (value, tables)):

@@ -15,9 +15,11 @@ import Synchronization
 /// Caching is opt-in: only reads made through a cache are kept, and each queue or pool
 /// gets its own cache. The tables a query reads are learned from SQLite when it runs (as
 /// for observation); a write through any connection of the queue or pool drops every
-/// result that read a table it changed, before the write returns. A write made by another
-/// process, or by a connection the queue or pool does not own, is not seen: do not cache
-/// such files.
+/// result that read a table it changed, before the write returns (a schema change drops
+/// every result). A commit made by another process, or by a connection the queue or pool
+/// does not own, drops every result at the next read through the cache, which checks
+/// `PRAGMA data_version` first. SQL texts are compared by their bytes, as SQLite compares
+/// them, not by Swift's canonical equivalence.
 ///
 /// Memory is bounded by `maximumBytes`, an estimate of the values held (text and blob
 /// bytes, 16 bytes per value, the SQL): when a new result does not fit, the results used
@@ -32,10 +34,12 @@ public final class QueryCache: Sendable {
   private let listenerID: UInt64
   private let storage = Storage()
 
+  /// The SQL and the names of named arguments by their bytes (SQLite's comparison, not
+  /// Swift's canonical equivalence), and the argument values.
   private struct Key: Hashable {
-    var sql: String
+    var sql: ExactText
     var values: [SQLiteValue]
-    var names: [String]
+    var names: [ExactText]
   }
 
   private struct Entry {
@@ -67,7 +71,7 @@ public final class QueryCache: Sendable {
     self.maximumBytes = max(0, maximumBytes)
     // The listener holds the storage, not the cache: a released cache stops listening.
     let storage = self.storage
-    listenerID = try database.addCommitListener { tables in storage.invalidate(tables) }
+    listenerID = try database.addCommitListener { changes in storage.invalidate(changes) }
   }
 
   deinit { database.removeCommitListener(listenerID) }
@@ -90,6 +94,8 @@ public final class QueryCache: Sendable {
       return try database.read { db in try db.query(sql, arguments) }
     }
     let key = try Self.key(sql, arguments)
+    // Commits of other connections and processes drop what they may have made stale.
+    try database.noticeOtherConnectionsCommits()
     let cached = storage.state.withLock { state -> Entry? in
       guard var entry = state.entries[key] else {
         state.misses += 1
@@ -175,18 +181,20 @@ public final class QueryCache: Sendable {
   private static func key(_ sql: String, _ arguments: StatementArguments) throws -> Key {
     switch arguments.storage {
     case .positional(let values):
-      return Key(sql: sql, values: try values.map { try $0?.sqliteValue() ?? .null }, names: [])
-    case .named(let pairs):
-      let sorted = pairs.sorted { $0.0 < $1.0 }
       return Key(
-        sql: sql, values: try sorted.map { try $0.1?.sqliteValue() ?? .null },
-        names: sorted.map(\.0))
+        sql: ExactText(sql), values: try values.map { try $0?.sqliteValue() ?? .null },
+        names: [])
+    case .named(let pairs):
+      let sorted = pairs.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+      return Key(
+        sql: ExactText(sql), values: try sorted.map { try $0.1?.sqliteValue() ?? .null },
+        names: sorted.map { ExactText($0.0) })
     }
   }
 
   /// The estimated bytes of a result: 16 per value plus text and blob bytes, and the key.
   private static func estimate(_ key: Key, _ rows: [[SQLiteValue]]) -> Int {
-    var bytes = 64 + key.sql.utf8.count + key.values.count * 16
+    var bytes = 64 + key.sql.string.utf8.count + key.values.count * 16
     for row in rows {
       bytes += 32
       for value in row {
@@ -205,11 +213,11 @@ public final class QueryCache: Sendable {
   private final class Storage: Sendable {
     let state = Mutex(State())
 
-    /// Drops the results that read one of `tables`.
-    func invalidate(_ tables: Set<String>) {
+    /// Drops the results that `changes` may have made stale.
+    func invalidate(_ changes: CommittedChanges) {
       state.withLock { state in
         state.generation += 1
-        for (key, entry) in state.entries where !entry.tables.isDisjoint(with: tables) {
+        for (key, entry) in state.entries where changes.affects(entry.tables) {
           state.entries[key] = nil
           state.bytes -= entry.bytes
         }

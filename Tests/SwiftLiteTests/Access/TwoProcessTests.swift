@@ -8,21 +8,6 @@ import XCTest
 final class TwoProcessTests: SQLiteTestCase {
   private let rowsPerWriter = 300
 
-  /// The helper, built next to the test bundle.
-  private func helperURL() throws -> URL {
-    #if os(Linux)
-      let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    #else
-      let testBinary = Bundle(for: Self.self).bundleURL
-    #endif
-    let url = testBinary.deletingLastPathComponent().appendingPathComponent(
-      "SwiftLiteProcessHelper")
-    guard FileManager.default.isExecutableFile(atPath: url.path) else {
-      throw TestError(id: 404)  // build with `swift build --build-tests` first
-    }
-    return url
-  }
-
   private func run(_ mode: String) throws {
     let file = path("\(mode).sqlite")
     let setup = try Connection(path: file)
@@ -30,7 +15,7 @@ final class TwoProcessTests: SQLiteTestCase {
       "CREATE TABLE event(id INTEGER PRIMARY KEY, writer TEXT NOT NULL, n INTEGER NOT NULL)")
     try setup.close()
 
-    let helper = try helperURL()
+    let helper = try processHelperURL()
     var children: [(Process, Pipe)] = []
     for child in 0..<2 {
       let process = Process()

@@ -54,4 +54,39 @@ final class TableActivityTests: SQLiteTestCase {
     try db.transaction { db in try db.run("UPDATE w SET v = 2") }
     XCTAssertEqual(db.takeCommittedChanges(), ["w"])
   }
+
+  func testDropsTakeEffectWhileChangesAreTracked() throws {
+    try db.execute(
+      """
+      CREATE TEMP TABLE scratch(x);
+      CREATE TEMP VIEW scratch_view AS SELECT x FROM scratch;
+      CREATE TABLE parent(id INTEGER PRIMARY KEY);
+      CREATE TABLE child(parent_id INTEGER REFERENCES parent(id));
+      INSERT INTO parent(id) VALUES (1);
+      INSERT INTO child(parent_id) VALUES (1);
+      """)
+    func exists(_ name: String) throws -> Bool {
+      try db.scalar(
+        Int.self,
+        "SELECT count(*) FROM (SELECT name FROM sqlite_schema UNION ALL "
+          + "SELECT name FROM sqlite_temp_schema) WHERE name = ?", [name]) == 1
+    }
+    try db.execute("DROP VIEW scratch_view; DROP TABLE temp.scratch")
+    XCTAssertFalse(try exists("scratch_view"))
+    XCTAssertFalse(try exists("scratch"))
+    // The implicit delete of a referenced parent still enforces its foreign keys...
+    assertSQLiteError(try db.execute("DROP TABLE parent")) { error in
+      XCTAssertEqual(error.code, .constraint)
+    }
+    XCTAssertTrue(try exists("parent"))
+    // ...and the drop happens once nothing refers to its rows.
+    try db.execute("DROP TABLE child; DROP TABLE parent")
+    XCTAssertFalse(try exists("child"))
+    XCTAssertFalse(try exists("parent"))
+    // A delete without WHERE still goes row by row, seen by the update hook.
+    _ = db.takeCommittedChanges()
+    try db.execute("DELETE FROM log")
+    XCTAssertTrue(db.takeCommittedChanges().tables.contains("log"))
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM log"), 0)
+  }
 }

@@ -28,4 +28,29 @@ final class QueryCacheTextTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(other.statistics.hits, 0)
     try queue.close()
   }
+
+  func testSQLTextsThatDifferOnlyInNormalizationAreTwoResults() throws {
+    let queue = try DatabaseQueue(path: path())
+    try queue.write { db in
+      try db.execute("CREATE TABLE t(name TEXT)")
+      try db.run("INSERT INTO t VALUES (?)", ["caf\u{E9}"])
+    }
+    let composed = "SELECT count(*) FROM t WHERE name = 'caf\u{E9}'"
+    let decomposed = "SELECT count(*) FROM t WHERE name = 'cafe\u{301}'"
+    XCTAssertEqual(composed, decomposed, "Swift calls them equal; SQLite compares bytes")
+    let cache = try QueryCache(queue)
+    for _ in 0..<2 {
+      XCTAssertEqual(try cache.query(composed).first?.get(Int.self, at: 0), 1)
+      XCTAssertEqual(try cache.query(decomposed).first?.get(Int.self, at: 0), 0)
+    }
+    XCTAssertEqual(cache.statistics.results, 2)
+    XCTAssertEqual(cache.statistics.misses, 2)
+    XCTAssertEqual(cache.statistics.hits, 2)
+    // The other direction: the decomposed text cached first does not answer the composed.
+    let other = try QueryCache(queue)
+    XCTAssertEqual(try other.query(decomposed).first?.get(Int.self, at: 0), 0)
+    XCTAssertEqual(try other.query(composed).first?.get(Int.self, at: 0), 1)
+    XCTAssertEqual(other.statistics.hits, 0)
+    try queue.close()
+  }
 }

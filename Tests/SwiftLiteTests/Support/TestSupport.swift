@@ -127,6 +127,23 @@ struct TestError: Error, Equatable {
   var id = 0
 }
 
+/// The helper executable that writes a database from another process
+/// (`SwiftLiteProcessHelper`), built next to the test bundle.
+/// - Throws: `TestError(id: 404)` when it was not built (`swift build --build-tests`).
+func processHelperURL() throws -> URL {
+  #if os(Linux)
+    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  #else
+    let testBinary = Bundle(for: TemporaryDirectoryTestCase.self).bundleURL
+  #endif
+  let url = testBinary.deletingLastPathComponent().appendingPathComponent(
+    "SwiftLiteProcessHelper")
+  guard FileManager.default.isExecutableFile(atPath: url.path) else {
+    throw TestError(id: 404)
+  }
+  return url
+}
+
 extension DecodingError {
   /// The debug description of the context, whatever the case.
   var debugDescriptionText: String {
