@@ -100,7 +100,7 @@ extension Connection {
     activity?.noteReads(statement.tablesRead)
     defer {
       statement.isInUse = false
-      sqlite3_reset(statement.handle)
+      statement.resetNow()
       if let activity, let written = statement.tablesWritten, !written.isEmpty,
         sqlite3_total_changes64(handle) != changesBefore
       {

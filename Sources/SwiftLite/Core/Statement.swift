@@ -158,6 +158,12 @@ public final class Statement {
     // Outside its owner's closures this does nothing: the next step or bind reports the
     // misuse. sqlite3_reset repeats the last step's error, which step() already threw.
     if let owner, !owner.isHeldByCurrentThread { return }
+    resetNow()
+  }
+
+  /// Resets the statement, for a caller that checked the thread already (or runs where no
+  /// other thread can hold the connection).
+  func resetNow() {
     sqlite3_reset(handle)
   }
 
@@ -194,9 +200,14 @@ public final class Statement {
   }
 
   /// Runs the statement to completion, ignoring rows it returns, then resets it.
-  /// - Throws: `SQLiteError` when a step fails; the statement is reset either way.
+  /// - Throws: `SQLiteError` when a step fails; the statement is reset either way. `.misuse`
+  ///   outside the closures of the queue or pool that owns the connection, as ``step()``:
+  ///   the statement is then left as it was, not reset.
   public func run() throws(SQLiteError) {
-    defer { sqlite3_reset(handle) }
+    // Checked before the reset is registered: a reset on a thread that does not hold the
+    // connection would run beside the owner's own work on the same handle.
+    if let owner { try owner.check(sql) }
+    defer { resetNow() }
     while try step() {}
   }
 
@@ -207,8 +218,12 @@ public final class Statement {
   /// Steps through every row, handing each to `body` in place, then resets the statement.
   /// Memory stays flat however many rows there are.
   /// - Throws: `SQLiteError` from a step, or what `body` throws (which stops the iteration).
+  ///   `.misuse` outside the closures of the queue or pool that owns the connection, as
+  ///   ``step()``: the statement is then left as it was, not reset.
   public func forEachRow(_ body: (Row) throws -> Void) throws {
-    defer { sqlite3_reset(handle) }
+    // Checked before the reset is registered, as in run().
+    if let owner { try owner.check(sql) }
+    defer { resetNow() }
     let row = Row(statement: self)
     while try step() { try body(row) }
   }
