@@ -10,7 +10,8 @@ import Synchronization
 /// run SQL beside the owner's own work on the same `SQLITE_OPEN_NOMUTEX` handle, which
 /// corrupts SQLite's state and can crash the process. The check is one atomic load and
 /// one `pthread_self()` per statement run or prepared, and per ``Statement/step()`` of a
-/// statement made by ``Connection/prepare(_:)``.
+/// statement made by ``Connection/prepare(_:)`` and per read of a ``Row`` of such a
+/// statement read in place.
 final class ConnectionOwner: Sendable {
   /// What owns the connection, for the error message (`"DatabaseQueue"`, ...).
   let name: String

@@ -123,4 +123,125 @@ final class EscapedStatementTests: SQLiteTestCase {
       statement.reset()
     }
   }
+
+  // MARK: Rows read in place
+
+  /// Every way of reading `row` throws `.misuse`: the typed reads (each fast path and the
+  /// general one), the raw values, NULL checks, the bytes and a copy.
+  private func assertUnreadable(
+    _ row: Row, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    let reads: [(String, () throws -> Void)] = [
+      ("get(Int64.self)", { _ = try row.get(Int64.self, at: 0) }),
+      ("get(Int.self)", { _ = try row.get(Int.self, at: 0) }),
+      ("get(Int?.self)", { _ = try row.get(Int?.self, at: 0) }),
+      ("get(Int64?.self)", { _ = try row.get(Int64?.self, at: 0) }),
+      ("get(String.self)", { _ = try row.get(String.self, at: 0) }),
+      ("get(String?.self)", { _ = try row.get(String?.self, at: 0) }),
+      ("get(Double?.self)", { _ = try row.get(Double?.self, at: 0) }),
+      ("get(Bool.self)", { _ = try row.get(Bool.self, at: 0) }),
+      ("get by name", { _ = try row.get(Int.self, "x") }),
+      ("subscript", { _ = try row[0] }),
+      ("subscript by name", { _ = try row["x"] }),
+      ("values", { _ = try row.values }),
+      ("isNull", { _ = try row.isNull("x") }),
+      ("withUnsafeBytes", { _ = try row.withUnsafeBytes(at: 0) { $0.count } }),
+      ("copy", { _ = try row.copy() }),
+      ("decoded", { _ = try RowDecoder().decode(Item.self, from: row) }),
+    ]
+    for (name, read) in reads {
+      do {
+        try read()
+        XCTFail("\(name) read an unreadable row", file: file, line: line)
+      } catch let error as SQLiteError {
+        XCTAssertEqual(error.code, .misuse, "\(name): \(error)", file: file, line: line)
+      } catch {
+        XCTFail("\(name) threw \(error), not .misuse", file: file, line: line)
+      }
+    }
+    XCTAssertTrue(row.description.hasPrefix("[unreadable row: "), row.description)
+  }
+
+  private struct Item: Decodable {
+    var x: Int
+  }
+
+  func testARowKeptAfterItsIterationThrowsMisuse() throws {
+    try db.execute("CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (1), (2)")
+    var kept: Row?
+    try db.forEachRow("SELECT x FROM t ORDER BY x") { row in kept = row }
+    assertUnreadable(try XCTUnwrap(kept))
+
+    let statement = try db.prepare("SELECT x FROM t ORDER BY x")
+    kept = nil
+    try statement.forEachRow { row in kept = row }
+    assertUnreadable(try XCTUnwrap(kept))
+  }
+
+  func testARowKeptFromAnEarlierStepThrowsMisuseAndTheCurrentOneReads() throws {
+    try db.execute("CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (1), (2)")
+    var first: Row?
+    var checked = false
+    try db.forEachRow("SELECT x FROM t ORDER BY x") { row in
+      guard let first else {
+        first = row
+        return
+      }
+      assertUnreadable(first)
+      XCTAssertEqual(try row.get(Int.self, at: 0), 2)
+      checked = true
+    }
+    XCTAssertTrue(checked)
+  }
+
+  func testARowBeforeTheFirstStepAfterTheLastOrAfterAResetThrowsMisuse() throws {
+    try db.execute("CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (1)")
+    let statement = try db.prepare("SELECT x FROM t")
+    assertUnreadable(statement.row)
+    XCTAssertTrue(try statement.step())
+    let row = statement.row
+    XCTAssertEqual(try row.get(Int.self, at: 0), 1)
+    statement.reset()
+    assertUnreadable(row)
+    XCTAssertTrue(try statement.step())
+    XCTAssertFalse(try statement.step())
+    assertUnreadable(statement.row)
+  }
+
+  func testARowOfAnEscapedStatementReadOutsideTheQueueThrowsMisuse() throws {
+    let statement = try escapedOnFirstRow()
+    // The statement still stands on its first row; only the queue's closures may read it.
+    assertUnreadable(statement.row)
+    try queue.writeWithoutTransaction { _ in
+      XCTAssertEqual(try statement.row.get(Int.self, at: 0), 1)
+      statement.reset()
+    }
+  }
+
+  func testARowReadOnAnotherThreadDuringALoanThrowsMisuse() throws {
+    let statement = try escapedOnFirstRow()
+    let box = Unchecked<Row?>(statement.row)  // the misuse under test
+    defer { box.value = nil }
+    let reads: [@Sendable (Row) throws -> Void] = [
+      { _ = try $0.get(Int.self, at: 0) }, { _ = try $0.get(Int?.self, at: 0) },
+      { _ = try $0[0] }, { _ = try $0.copy() },
+    ]
+    for read in reads {
+      assertMisuse(
+        try onAnotherThreadDuringALoan {
+          guard let row = box.value else { return }
+          try read(row)
+        })
+    }
+    try assertStillOnFirstRow(statement)
+  }
+
+  func testARowReturnedFromAQueueClosureThrowsMisuse() throws {
+    let row = try queue.read { db in
+      var kept: Row?
+      try db.forEachRow("SELECT x FROM t ORDER BY x") { row in kept = kept ?? row }
+      return kept
+    }
+    assertUnreadable(try XCTUnwrap(row))
+  }
 }
