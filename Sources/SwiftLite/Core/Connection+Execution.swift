@@ -104,7 +104,7 @@ extension Connection {
     }
     defer {
       statement.isInUse = false
-      sqlite3_reset(statement.handle)
+      statement.resetNow()
       if let activity {
         // A step may have prepared the statement again (the schema changed), with other
         // tables: the recording learns those too.
@@ -277,8 +277,8 @@ extension Connection {
     // Generic on purpose: an interpolated literal with a trailing closure then takes the
     // concrete form that binds its values, not this one, which would splice them.
     try withCachedStatement(String(sql), arguments) { statement in
-      let row = statement.row
-      while try statement.step() { try body(row) }
+      // A row per step: one kept from an earlier step cannot read this one's values.
+      while try statement.step() { try body(statement.row) }
     }
   }
 }

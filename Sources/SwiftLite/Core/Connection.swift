@@ -174,10 +174,25 @@ public final class Connection {
 
   deinit {
     guard !isClosed else { return }
-    // No closure of an owner runs any more: statements released elsewhere can go now.
-    owner?.finalizeReleased()
+    // No closure of an owner runs any more. The owner lends the connection to this thread
+    // for the teardown, so that the statements the layers above Core keep on it (a model
+    // table's insert) are finalized here, and finalizes every statement released later
+    // at once: otherwise they would wait for a loan that never comes, and keep the file
+    // and SQLite's memory open for good.
+    if let owner {
+      owner.retire { tearDown() }
+    } else {
+      tearDown()
+    }
+  }
+
+  /// Finalizes what the connection holds and closes it, for a connection released
+  /// without ``close()``.
+  private func tearDown() {
     sqlite3_finalize(interruptClearer)
     cache.removeAll()
+    // Statements kept by the layers above Core go before the handle is closed.
+    removeAllAttachments()
     // The trace context is this object: statements still held may run after it is gone.
     if traceHandler != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
     // The same holds for the authorizer and the hooks.

@@ -10,7 +10,8 @@ import Synchronization
 /// run SQL beside the owner's own work on the same `SQLITE_OPEN_NOMUTEX` handle, which
 /// corrupts SQLite's state and can crash the process. The check is one atomic load and
 /// one `pthread_self()` per statement run or prepared, and per ``Statement/step()`` of a
-/// statement made by ``Connection/prepare(_:)``.
+/// statement made by ``Connection/prepare(_:)`` and per read of a ``Row`` of such a
+/// statement read in place.
 final class ConnectionOwner: Sendable {
   /// What owns the connection, for the error message (`"DatabaseQueue"`, ...).
   let name: String
@@ -18,8 +19,16 @@ final class ConnectionOwner: Sendable {
   private let holder = Atomic<UInt>(0)
 
   /// Statements released on a thread that did not hold the connection, finalized by the
-  /// next thread that does (``lend()``), or when the connection closes.
-  private let released = Mutex<[ReleasedStatement]>([])
+  /// next thread that does (``lend()``), or when the connection goes (``retire(_:)``).
+  private let released = Mutex(Released())
+
+  private struct Released {
+    var statements: [ReleasedStatement] = []
+    /// Set once the connection is gone: no closure uses the handle any more, so a statement
+    /// released later is finalized at once (under this lock, one at a time) instead of
+    /// waiting for a loan that will never come.
+    var connectionIsGone = false
+  }
 
   /// A statement handle in transit to the thread that may finalize it: only that thread
   /// uses it, so passing it across threads is safe.
@@ -32,20 +41,47 @@ final class ConnectionOwner: Sendable {
   /// Whether the calling thread holds the connection now.
   var isHeldByCurrentThread: Bool { holder.load(ordering: .acquiring) == Self.currentThread }
 
-  /// Keeps a statement released off the connection's thread, to finalize it safely later.
+  /// Keeps a statement released off the connection's thread, to finalize it safely later;
+  /// once the connection is gone, finalizes it now.
   func finalizeLater(_ handle: OpaquePointer) {
     let statement = ReleasedStatement(handle: handle)
-    released.withLock { $0.append(statement) }
+    released.withLock { state in
+      if state.connectionIsGone {
+        sqlite3_finalize(statement.handle)
+      } else {
+        state.statements.append(statement)
+      }
+    }
   }
 
   /// Finalizes the statements released off the connection's thread. Call only while the
   /// calling thread holds the connection (or it is closing).
   func finalizeReleased() {
-    let statements = released.withLock { list -> [ReleasedStatement] in
-      defer { list.removeAll() }
-      return list
+    let statements = released.withLock { state -> [ReleasedStatement] in
+      defer { state.statements.removeAll() }
+      return state.statements
     }
     for statement in statements { sqlite3_finalize(statement.handle) }
+  }
+
+  /// Runs `close`, the teardown of a connection that is going away without ``close()``
+  /// having closed it, with the connection lent to the calling thread: statements it
+  /// releases (those the layers above Core kept on the connection) are finalized at once.
+  /// The statements released elsewhere before are finalized first. Afterwards the owner
+  /// finalizes each statement released anywhere as soon as it is released, so that the
+  /// last one lets SQLite close the handle that `sqlite3_close_v2` left open for them.
+  ///
+  /// A connection goes away only when nothing lends it any more, so no closure runs on it
+  /// meanwhile; statements released on other threads meanwhile wait for this lock.
+  func retire(_ close: () -> Void) {
+    released.withLock { state in
+      holder.store(Self.currentThread, ordering: .releasing)
+      for statement in state.statements { sqlite3_finalize(statement.handle) }
+      state.statements.removeAll()
+      close()
+      state.connectionIsGone = true
+      holder.store(0, ordering: .releasing)
+    }
   }
 
   /// An identifier of the calling thread.

@@ -27,26 +27,48 @@ import Foundation
 /// throws a `DecodingError` naming the column; read it as `Data` or `[UInt8]` to get its
 /// exact bytes. Rows returned by ``Connection/query(_:_:)`` keep such bytes too.
 ///
+/// A row read in place reads only while its statement stands on it, and, when a
+/// ``DatabaseQueue`` or ``DatabasePool`` owns the connection, inside the closure that lent
+/// it: a read after the statement's next step or reset, after the iteration that handed
+/// the row out, outside that closure or on another thread throws `SQLiteError` `.misuse`
+/// instead of returning what the statement holds by then.
+///
 /// Not `Sendable`: copy values out to share them.
 public struct Row {
   @usableFromInline enum Storage {
-    case statement(Statement)
+    /// A row read in place: the statement, and the number of the row it stood on when
+    /// this row was made (see `Statement.numberForNewRow`).
+    case statement(Statement, row: UInt64)
     case buffer(RowBuffer, base: Int)
 
-    /// The statement's handle and column count for a row read in place. The statement is
-    /// only touched inside this getter, so a caller that goes on to call SQLite with the
-    /// handle does not retain the statement around those calls (the row keeps it alive).
+    /// The statement's handle and column count for a row read in place that may read now
+    /// with no other check: its statement still stands on it, and its connection has no
+    /// owner. `nil` otherwise (``Row/checkedCursor()`` then decides). The statement is only
+    /// touched inside this getter, so a caller that goes on to call SQLite with the handle
+    /// does not retain the statement around those calls (the row keeps it alive).
     @inline(__always) var cursor: (handle: OpaquePointer, columnCount: Int)? {
-      guard case .statement(let statement) = self else { return nil }
+      guard case .statement(let statement, let number) = self, number == statement.rowNumber
+      else { return nil }
       return (statement.handle, statement.columnCount)
     }
   }
 
   @usableFromInline let storage: Storage
 
-  init(statement: Statement) { storage = .statement(statement) }
+  /// The current row of `statement`; one that can never read when it stands on none.
+  init(statement: Statement) { storage = .statement(statement, row: statement.numberForNewRow) }
 
   init(buffer: RowBuffer, base: Int) { storage = .buffer(buffer, base: base) }
+
+  /// The cursor of a row read in place that ``Storage/cursor`` leaves to a full check: a
+  /// row of a statement whose connection has an owner (read on the thread that holds it),
+  /// or one that can no longer read (`nil`). Out of line, on the row: the fast paths below
+  /// call it last, so they keep nothing across the call and retain nothing.
+  @inline(never) func checkedCursor() -> (handle: OpaquePointer, columnCount: Int)? {
+    guard case .statement(let statement, let number) = storage, statement.canRead(row: number)
+    else { return nil }
+    return (statement.handle, statement.columnCount)
+  }
 
   /// Builds a detached row from names and values.
   init(columns: [String], values: [SQLiteValue]) {
@@ -56,7 +78,7 @@ public struct Row {
 
   @usableFromInline var layout: ColumnLayout {
     switch storage {
-    case .statement(let statement): return statement.layout
+    case .statement(let statement, _): return statement.layout
     case .buffer(let buffer, _): return buffer.layout
     }
   }
@@ -64,7 +86,7 @@ public struct Row {
   /// The number of columns.
   public var count: Int {
     switch storage {
-    case .statement(let statement): return statement.columnCount
+    case .statement(let statement, _): return statement.columnCount
     case .buffer(let buffer, _): return buffer.columnCount
     }
   }
@@ -102,23 +124,36 @@ public struct Row {
   }
 
   /// Whether the column holds NULL.
-  /// - Throws: `DecodingError.keyNotFound` for an unknown column.
+  /// - Throws: `DecodingError.keyNotFound` for an unknown column; `SQLiteError` `.misuse`
+  ///   for a row read in place that can no longer be read.
   public func isNull(_ name: String) throws -> Bool {
-    isNullValue(at: try index(of: name))
+    try isNullValue(at: try index(of: name))
+  }
+
+  /// Throws `SQLiteError` `.misuse` when this row is read in place and its statement moved
+  /// on, or its connection's owner did not lend it to the calling thread.
+  @usableFromInline func checkReadable() throws(SQLiteError) {
+    guard case .statement(let statement, let number) = storage, number != statement.rowNumber,
+      !statement.canRead(row: number)
+    else { return }
+    throw statement.unreadableRow(number)
   }
 
   /// Whether the value at a position is NULL, without reading it.
-  @usableFromInline func isNullValue(at index: Int) -> Bool {
+  /// - Throws: `SQLiteError` `.misuse` for a row that can no longer be read.
+  @usableFromInline func isNullValue(at index: Int) throws -> Bool {
+    try checkReadable()
     switch storage {
-    case .statement(let statement): return statement.columnIsNull(at: index)
+    case .statement(let statement, _): return statement.columnIsNull(at: index)
     case .buffer(let buffer, let base): return buffer.tag(at: base + index) == RowBuffer.null
     }
   }
 
   /// The stored value, or `nil` for TEXT that is not valid UTF-8 (see ``textBytes(at:)``).
+  /// Call ``checkReadable()`` first.
   @usableFromInline func storedValue(at index: Int) -> SQLiteValue? {
     switch storage {
-    case .statement(let statement):
+    case .statement(let statement, _):
       return statement.columnValue(at: index)
     case .buffer(let buffer, let base):
       return buffer.value(at: base + index)
@@ -127,18 +162,20 @@ public struct Row {
 
   /// The stored value.
   /// - Throws: `DecodingError.dataCorrupted` naming the column for TEXT that is not valid
-  ///   UTF-8, which no `SQLiteValue.text` holds unchanged.
-  @usableFromInline func value(at index: Int) throws(DecodingError) -> SQLiteValue {
+  ///   UTF-8, which no `SQLiteValue.text` holds unchanged; `SQLiteError` `.misuse` for a
+  ///   row that can no longer be read.
+  @usableFromInline func value(at index: Int) throws -> SQLiteValue {
+    try checkReadable()
     guard let value = storedValue(at: index) else {
       throw invalidText(SQLiteValue.self, at: index)
     }
     return value
   }
 
-  /// The exact bytes of a TEXT or BLOB value.
+  /// The exact bytes of a TEXT or BLOB value. Call ``checkReadable()`` first.
   func textBytes(at index: Int) -> Data {
     switch storage {
-    case .statement(let statement):
+    case .statement(let statement, _):
       return statement.withUnsafeColumnBytes(at: index) { Data($0) } ?? Data()
     case .buffer(let buffer, let base):
       return buffer.bytes(at: base + index)
@@ -175,7 +212,7 @@ public struct Row {
     }
     switch storage {
     case .statement:
-      return nil
+      return checkedInteger(at: index)
     case .buffer(let buffer, let base):
       guard Statement.isColumn(index, of: buffer.columnCount),
         buffer.tag(at: base &+ index) == RowBuffer.integer
@@ -191,6 +228,7 @@ public struct Row {
       return Statement.columnText(
         handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
     }
+    if case .statement = storage { return checkedText(at: index, allowingNull: allowingNull) }
     guard case .buffer(let buffer, let base) = storage,
       Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
@@ -208,6 +246,7 @@ public struct Row {
       return Statement.columnDouble(
         handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
     }
+    if case .statement = storage { return checkedReal(at: index, allowingNull: allowingNull) }
     guard case .buffer(let buffer, let base) = storage,
       Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
@@ -223,6 +262,7 @@ public struct Row {
     if let (handle, columnCount) = storage.cursor {
       return Statement.columnOptionalInt64(handle, columnCount: columnCount, at: index)
     }
+    if case .statement = storage { return checkedOptionalInteger(at: index) }
     guard case .buffer(let buffer, let base) = storage,
       Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
@@ -231,6 +271,31 @@ public struct Row {
     case RowBuffer.null: return .some(nil)
     default: return nil
     }
+  }
+
+  // The fast reads of a row of a statement whose connection has an owner, after the full
+  // check: out of line, so that rows of statements without one pay nothing for them.
+
+  @inline(never) func checkedInteger(at index: Int) -> Int64? {
+    guard let (handle, columnCount) = checkedCursor() else { return nil }
+    return Statement.columnInt64(handle, columnCount: columnCount, at: index)
+  }
+
+  @inline(never) func checkedText(at index: Int, allowingNull: Bool) -> String?? {
+    guard let (handle, columnCount) = checkedCursor() else { return nil }
+    return Statement.columnText(
+      handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
+  }
+
+  @inline(never) func checkedReal(at index: Int, allowingNull: Bool) -> Double?? {
+    guard let (handle, columnCount) = checkedCursor() else { return nil }
+    return Statement.columnDouble(
+      handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
+  }
+
+  @inline(never) func checkedOptionalInteger(at index: Int) -> Int64?? {
+    guard let (handle, columnCount) = checkedCursor() else { return nil }
+    return Statement.columnOptionalInt64(handle, columnCount: columnCount, at: index)
   }
 
   /// The value at a position as a Swift type.
@@ -272,6 +337,8 @@ public struct Row {
   /// which fold to one for a known type, are inlined into every caller, and this is not.
   @inlinable
   func converted<T: SQLiteValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
+    // The fast paths refuse a row that can no longer be read; this says why.
+    try checkReadable()
     guard index >= 0 && index < count else {
       throw DecodingError.keyNotFound(
         ColumnKey(intValue: index),
@@ -345,10 +412,12 @@ public struct Row {
 
   /// Calls `body` with the bytes of a TEXT or BLOB column without copying them. The bytes
   /// are valid only inside `body`. Returns `nil` for other storage classes.
-  /// - Throws: what `body` throws; `DecodingError.keyNotFound` for a bad position.
+  /// - Throws: what `body` throws; `DecodingError.keyNotFound` for a bad position;
+  ///   `SQLiteError` `.misuse` for a row read in place that can no longer be read.
   public func withUnsafeBytes<T>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> T)
     throws -> T?
   {
+    try checkReadable()
     guard index >= 0 && index < count else {
       throw DecodingError.keyNotFound(
         ColumnKey(intValue: index),
@@ -356,7 +425,7 @@ public struct Row {
           codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
     }
     switch storage {
-    case .statement(let statement):
+    case .statement(let statement, _):
       return try statement.withUnsafeColumnBytes(at: index, body)
     case .buffer(let buffer, let base):
       switch buffer.tag(at: base + index) {
@@ -372,10 +441,13 @@ public struct Row {
 
   /// A row that holds its own values, safe to keep after the iteration moves on. TEXT that
   /// is not valid UTF-8 keeps its exact bytes (readable as `Data`).
-  public func copy() -> Row {
+  /// - Throws: `SQLiteError` `.misuse` for a row read in place that can no longer be read
+  ///   (copy it while it can).
+  public func copy() throws -> Row {
+    try checkReadable()
     switch storage {
     case .buffer: return self
-    case .statement(let statement):
+    case .statement(let statement, _):
       return Row(buffer: RowBuffer.make(currentRowOf: statement), base: 0)
     }
   }
@@ -383,8 +455,14 @@ public struct Row {
 
 extension Row: CustomStringConvertible {
   /// `[name: value, ...]`.
-  /// TEXT that is not valid UTF-8 shows as its bytes: `x'c328' (TEXT, not UTF-8)`.
+  /// TEXT that is not valid UTF-8 shows as its bytes: `x'c328' (TEXT, not UTF-8)`. A row
+  /// read in place that can no longer be read says so instead.
   public var description: String {
+    do {
+      try checkReadable()
+    } catch {
+      return "[unreadable row: " + error.message + "]"
+    }
     let values = (0..<count).map { index in
       storedValue(at: index)?.description
         ?? SQLiteValue.blob(textBytes(at: index)).description + " (TEXT, not UTF-8)"

@@ -14,8 +14,12 @@ extension Statement {
   /// - Throws: `SQLiteError` (`.range`) when the count of positional arguments differs
   ///   from ``parameterCount``, a name matches no parameter or two names the same one
   ///   (`"a"` and `":a"`); `.mismatch` for a value SQLite cannot store; the parameter is
-  ///   named in the message.
+  ///   named in the message. `.misuse` outside the closures of the queue or pool that owns
+  ///   the connection: the bindings are then left as they were.
   public func bind(_ arguments: StatementArguments) throws {
+    // Checked first: clearing the bindings after a failure must not happen on a thread
+    // that does not hold the connection.
+    if let owner { try owner.check(sql) }
     do {
       try bindAll(arguments)
     } catch {

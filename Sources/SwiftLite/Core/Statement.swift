@@ -36,10 +36,19 @@ public final class Statement {
   var isInUse = false
   /// The owner of the connection, for a statement made by ``Connection/prepare(_:)`` on a
   /// connection a queue or pool owns: stepping it outside the owner's closures throws.
-  var owner: ConnectionOwner?
+  /// Read on every read of a row in place (see ``canRead(row:)``), so without a dynamic
+  /// exclusivity check; set once, right after the statement is prepared.
+  @exclusivity(unchecked) var owner: ConnectionOwner?
   /// The connection's guard against running on after SQLite rolled a transaction back.
   var transactionGuard: TransactionGuard?
   private var cachedLayout: ColumnLayout?
+  /// The number of the row the statement stands on, or 0 when it stands on none (before
+  /// the first step, after the last one, a failure or a reset). Each step to a row takes a
+  /// new number: a ``Row`` read in place keeps the number it was made at and reads only
+  /// while the statement still stands there, one comparison per read.
+  @exclusivity(unchecked) private(set) var rowNumber: UInt64 = 0
+  /// How many steps reached a row: the source of ``rowNumber``.
+  @exclusivity(unchecked) private var rowsReached: UInt64 = 0
   /// The tables the statement reads, learned when it was prepared on a connection that
   /// tracks its activity; `nil` otherwise.
   var tablesRead: Set<String>?
@@ -165,7 +174,51 @@ public final class Statement {
     // Outside its owner's closures this does nothing: the next step or bind reports the
     // misuse. sqlite3_reset repeats the last step's error, which step() already threw.
     if let owner, !owner.isHeldByCurrentThread { return }
+    resetNow()
+  }
+
+  /// Resets the statement, for a caller that checked the thread already (or runs where no
+  /// other thread can hold the connection).
+  func resetNow() {
+    rowNumber = 0
     sqlite3_reset(handle)
+  }
+
+  /// Set in the number a row read in place keeps when a queue or pool owns the connection:
+  /// such a row never passes the one comparison with ``rowNumber`` that rows of other
+  /// statements read behind, and goes to ``canRead(row:)``, which checks the thread too.
+  static let ownedRow: UInt64 = 1 << 63
+
+  /// The number a row read in place made now keeps: ``rowNumber``, with ``ownedRow`` set
+  /// for a statement with an owner; one that never reads when the statement stands on no
+  /// row.
+  var numberForNewRow: UInt64 {
+    guard rowNumber != 0 else { return .max }
+    return owner == nil ? rowNumber : rowNumber | Self.ownedRow
+  }
+
+  /// Whether a row read in place that keeps `number` may read the statement now, when
+  /// `number` is not ``rowNumber`` itself: the statement still stands on that row, its
+  /// connection has an owner, and the calling thread holds it (the owner's atomic load and
+  /// `pthread_self()`, as ``step()`` pays). Out of line: rows of statements without an
+  /// owner pay one comparison per read, and nothing more.
+  @inline(never) func canRead(row number: UInt64) -> Bool {
+    guard number & ~Self.ownedRow == rowNumber, let owner else { return false }
+    return owner.isHeldByCurrentThread
+  }
+
+  /// The error for a read of a row that keeps `number`, refused by ``canRead(row:)``.
+  func unreadableRow(_ number: UInt64) -> SQLiteError {
+    if number & ~Self.ownedRow == rowNumber, let owner {
+      return SQLiteError.misuse(
+        "a row of a statement whose connection belongs to a \(owner.name) was read outside "
+          + "the closure that lent the connection, or on another thread: read it (or "
+          + "copy() it) inside that closure", sql: sql)
+    }
+    return SQLiteError.misuse(
+      "a row read in place was read after its statement moved on: it is valid only until "
+        + "the statement's next step() or reset(), and a row handed to an iteration only "
+        + "during that iteration; copy() keeps its values", sql: sql)
   }
 
   /// Sets every parameter back to NULL (outside the closures of the queue or pool that
@@ -188,6 +241,8 @@ public final class Statement {
     if let transactionGuard, transactionGuard.depth > 0 {
       try transactionGuard.check(sqlite3_db_handle(handle), sql: sql)
     }
+    // Whatever the step gives, rows made before it can no longer read.
+    rowNumber = 0
     let code: Int32
     if let activity, activity.tracksReads {
       code = trackedStep(activity)
@@ -195,6 +250,8 @@ public final class Statement {
       code = sqlite3_step(handle)
     }
     if code == SQLITE_ROW {
+      rowsReached &+= 1
+      rowNumber = rowsReached
       // A re-prepare (after a schema change) may have changed the result columns.
       if sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) != reprepareCount {
         refreshColumns()
@@ -206,23 +263,34 @@ public final class Statement {
   }
 
   /// Runs the statement to completion, ignoring rows it returns, then resets it.
-  /// - Throws: `SQLiteError` when a step fails; the statement is reset either way.
+  /// - Throws: `SQLiteError` when a step fails; the statement is reset either way. `.misuse`
+  ///   outside the closures of the queue or pool that owns the connection, as ``step()``:
+  ///   the statement is then left as it was, not reset.
   public func run() throws(SQLiteError) {
-    defer { sqlite3_reset(handle) }
+    // Checked before the reset is registered: a reset on a thread that does not hold the
+    // connection would run beside the owner's own work on the same handle.
+    if let owner { try owner.check(sql) }
+    defer { resetNow() }
     while try step() {}
   }
 
   /// The current row, read in place. Valid until the next ``step()`` or ``reset()``;
-  /// call ``Row/copy()`` to keep its values.
+  /// call ``Row/copy()`` to keep its values. Reading it later (or before the first row,
+  /// after the last, or outside the closures of the queue or pool that owns the
+  /// connection) throws `SQLiteError` `.misuse`.
   public var row: Row { Row(statement: self) }
 
   /// Steps through every row, handing each to `body` in place, then resets the statement.
   /// Memory stays flat however many rows there are.
   /// - Throws: `SQLiteError` from a step, or what `body` throws (which stops the iteration).
+  ///   `.misuse` outside the closures of the queue or pool that owns the connection, as
+  ///   ``step()``: the statement is then left as it was, not reset.
   public func forEachRow(_ body: (Row) throws -> Void) throws {
-    defer { sqlite3_reset(handle) }
-    let row = Row(statement: self)
-    while try step() { try body(row) }
+    // Checked before the reset is registered, as in run().
+    if let owner { try owner.check(sql) }
+    defer { resetNow() }
+    // A row per step: one kept from an earlier step cannot read this one's values.
+    while try step() { try body(Row(statement: self)) }
   }
 
 }

@@ -7,6 +7,11 @@ public struct MappedRow {
   public let row: Row
   @usableFromInline let columns: ColumnMap
 
+  @usableFromInline init(row: Row, columns: ColumnMap) {
+    self.row = row
+    self.columns = columns
+  }
+
   /// The value at a position of ``RowMapped/mappedColumns``, its type inferred:
   /// `name = try row.get(1)`.
   /// - Throws: `DecodingError` naming the column: `.keyNotFound` when the result has no

@@ -4,16 +4,12 @@
 /// Valid only during that call; not `Sendable`.
 public struct MappedRows {
   @usableFromInline let statement: Statement
-  @usableFromInline let row: MappedRow
-
-  init(statement: Statement, columns: ColumnMap) {
-    self.statement = statement
-    self.row = MappedRow(row: statement.row, columns: columns)
-  }
+  @usableFromInline let columns: ColumnMap
 
   /// Steps to the next row and returns it (valid until the next call), or `nil` at the end.
   /// - Throws: `SQLiteError` when a step fails.
   @inlinable public func next() throws -> MappedRow? {
-    try statement.step() ? row : nil
+    // A row per step: one kept from an earlier step cannot read this one's values.
+    try statement.step() ? MappedRow(row: statement.row, columns: columns) : nil
   }
 }

@@ -54,7 +54,7 @@ public final class RowDecoder {
       learned.removeAll(keepingCapacity: true)
     }
     self.row = row
-    if case .statement(let statement) = row.storage {
+    if case .statement(let statement, _) = row.storage {
       readsLive = statement === liveStatement
     } else {
       readsLive = false
@@ -128,7 +128,7 @@ public final class RowDecoder {
   fileprivate func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: String) throws
     -> T?
   {
-    guard let index = index(of: key), !row.isNullValue(at: index) else { return nil }
+    guard let index = index(of: key), try !row.isNullValue(at: index) else { return nil }
     return try decodeAny(type, key, at: index)
   }
 
@@ -160,11 +160,11 @@ public final class RowDecoder {
     }
   }
 
-  fileprivate func isNull(_ key: String) -> Bool {
+  fileprivate func isNull(_ key: String) throws -> Bool {
     guard let index = index(of: key) else { return true }
     // A custom init(from:) asks decodeNil then decodes the same key: give the key back.
     cursor -= 1
-    return row.isNullValue(at: index)
+    return try row.isNullValue(at: index)
   }
 
   private struct Adapter: Decoder {
@@ -189,7 +189,7 @@ public final class RowDecoder {
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { decoder.layout.names.compactMap { Key(stringValue: $0) } }
     func contains(_ key: Key) -> Bool { decoder.layout.index(of: key.stringValue) != nil }
-    func decodeNil(forKey key: Key) throws -> Bool { decoder.isNull(key.stringValue) }
+    func decodeNil(forKey key: Key) throws -> Bool { try decoder.isNull(key.stringValue) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
       try decoder.value(type, key.stringValue)
     }

@@ -166,9 +166,10 @@ extension Connection {
         return try mapped.readAll(statement, columns: table.readColumns(of: statement), as: M.self)
       }
       let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
-      let row = statement.row
       var models: [M] = []
-      while try statement.step() { models.append(try decoder.decode(M.self, from: row)) }
+      while try statement.step() {
+        models.append(try decoder.decode(M.self, from: statement.row))
+      }
       return models
     }
   }

@@ -205,13 +205,13 @@ extension Connection {
   ) throws -> ([M], [[SQLiteValue]?]) {
     var models: [M] = []
     var keys: [[SQLiteValue]?] = []
-    let row = statement.row
     let first = statement.columnCount - keyCount
     let mapped = table.mapped
     let columns = mapped == nil ? nil : table.readColumns(of: statement)
     let decoder =
       mapped == nil ? RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement) : nil
     while try statement.step() {
+      let row = statement.row
       if let mapped, let columns {
         models.append(try mapped.readRow(row, columns: columns, as: M.self))
       } else if let decoder {

@@ -76,13 +76,13 @@ final class RowTests: SQLiteTestCase {
     try db.forEachRow("SELECT id, name, age, photo FROM user ORDER BY id") { row in
       XCTAssertEqual(row.count, 4)
       names.append(try row.get(String.self, "name"))
-      kept.append(row.copy())
+      kept.append(try row.copy())
     }
     XCTAssertEqual(names, ["Ann", "Bob", "Cy"])
     XCTAssertEqual(try kept.map { try $0.get(Int.self, "id") }, [1, 2, 3])
     XCTAssertEqual(try kept[1].values, [.integer(2), .text("Bob"), .null, .null])
     XCTAssertEqual(kept[0].columnNames, ["id", "name", "age", "photo"])
-    let copy = kept[0].copy()
+    let copy = try kept[0].copy()
     XCTAssertEqual(try copy.values, try kept[0].values)
   }
 

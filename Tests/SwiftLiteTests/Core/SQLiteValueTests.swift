@@ -191,7 +191,7 @@ final class SQLiteValueTests: SQLiteTestCase {
       assertRefused(try row[0])
       XCTAssertEqual(try row.get([UInt8].self, at: 0), [0xC3, 0x28])
       XCTAssertEqual(try row.withUnsafeBytes(at: 0) { Array($0) }, [0xC3, 0x28])
-      let copy = row.copy()
+      let copy = try row.copy()
       assertRefused(try copy.get(String.self, at: 0))
       XCTAssertEqual(try copy.get(Data.self, at: 0), Data([0xC3, 0x28]))
     }

@@ -178,6 +178,49 @@ func residentMemoryBytes() -> Int? {
   return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
+/// The number of file descriptors this process has open, from `/proc/self/fd` (Linux), or
+/// `nil` where there is no such directory.
+func openFileDescriptorCount() -> Int? {
+  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count
+}
+
+/// Skips the test where `/proc/self/fd` and `/proc/self/statm` do not exist (not Linux).
+func skipUnlessProcessStatsExist() throws {
+  guard openFileDescriptorCount() != nil, residentMemoryBytes() != nil else {
+    throw XCTSkip("needs /proc/self/fd and /proc/self/statm to count descriptors and memory")
+  }
+}
+
+/// Asserts that `iterations` runs of `body` leave this process's open file descriptors
+/// exactly where they were (within 2) and its resident memory within `memorySlack` bytes:
+/// what `body` opens and releases must be closed and freed once released. A few runs come
+/// first, so that caches filled once (SQLite's, the allocator's) are not counted. `settle`
+/// runs before each count: it waits for work that `body` left running to end.
+func assertDescriptorsAndMemoryStayFlat(
+  iterations: Int = 1_000, memorySlack: Int = 8 << 20, file: StaticString = #filePath,
+  line: UInt = #line, settle: () -> Void = {}, _ body: () throws -> Void
+) throws {
+  try skipUnlessProcessStatsExist()
+  for _ in 0..<20 { try body() }
+  settle()
+  let descriptorsBefore = try XCTUnwrap(openFileDescriptorCount())
+  let memoryBefore = try XCTUnwrap(residentMemoryBytes())
+  for _ in 0..<iterations { try body() }
+  settle()
+  let descriptorsAfter = try XCTUnwrap(openFileDescriptorCount())
+  let memoryAfter = try XCTUnwrap(residentMemoryBytes())
+  print(
+    "\(iterations) iterations: descriptors \(descriptorsBefore) -> \(descriptorsAfter), "
+      + "RSS \(memoryBefore >> 10) KB -> \(memoryAfter >> 10) KB")
+  XCTAssertLessThanOrEqual(
+    abs(descriptorsAfter - descriptorsBefore), 2,
+    "open descriptors went from \(descriptorsBefore) to \(descriptorsAfter)", file: file,
+    line: line)
+  XCTAssertLessThan(
+    memoryAfter - memoryBefore, memorySlack,
+    "RSS grew by \((memoryAfter - memoryBefore) >> 10) KB", file: file, line: line)
+}
+
 /// The error thrown by `body`, failing the test when it throws none or another type.
 func thrownError<E: Error>(
   _ type: E.Type, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
