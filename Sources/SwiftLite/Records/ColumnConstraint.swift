@@ -12,4 +12,19 @@ public enum ColumnConstraint: Sendable, Hashable {
   case check(String)
   /// `COLLATE <name>`, such as `NOCASE`.
   case collate(String)
+  /// How a `Date` property is written (not an SQL constraint: it is SwiftLite's, and
+  /// decides the column's type when SwiftLite creates it: INTEGER for
+  /// ``SQLiteDateFormat/unixSeconds``, REAL for ``SQLiteDateFormat/unixSecondsReal``, else
+  /// TEXT). Every format is read back whatever the declaration.
+  ///
+  /// Without it, a table SwiftLite created writes ``SQLiteDateFormat/standard``; a table
+  /// another program made (mapped, or adopted) writes the format its column already uses:
+  /// the format of the column's first non-NULL value (in the table's order), read once per
+  /// connection at the model's first write there; when the column is empty or that value is
+  /// in none of ``SQLiteDateFormat``'s forms, the column's declared type decides (INTEGER
+  /// affinity: ``SQLiteDateFormat/unixSeconds``, REAL: ``SQLiteDateFormat/unixSecondsReal``,
+  /// exactly `DATE`: ``SQLiteDateFormat/date``), else the standard format. So a plain `save`
+  /// or `update` of a row read unchanged writes back the same bytes in a column that uses one
+  /// format; for a column of mixed formats, `update(_:from:)` writes only what changed.
+  case dateFormat(SQLiteDateFormat)
 }

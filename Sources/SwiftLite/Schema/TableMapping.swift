@@ -23,6 +23,10 @@ struct TableMapping {
   /// is another (a unique column): an update never changes them, since that would move
   /// the row (and strand the rows that reference it).
   let identityProperties: Set<String>
+  /// For a table another program made (mapped or adopted), the declared type of each
+  /// property's column (empty for a column to add); `nil` for a table SwiftLite created.
+  /// Such a table's dates keep the format its columns already use.
+  let storedTypes: [String]?
 
   /// The mapping of a table SwiftLite manages: every column is a property of the same name.
   init(managed schema: TableSchema) {
@@ -33,6 +37,7 @@ struct TableMapping {
     insertRefusal = nil
     upsertRefusal = nil
     identityProperties = []
+    storedTypes = nil
   }
 
   /// Checks that a model fits an existing table, listing every problem at once.
@@ -58,9 +63,11 @@ struct TableMapping {
     var problems: [String] = []
     var columns: [String] = []
     var claimed: [String: String] = [:]
+    var storedTypes: [String] = []
     let available = stored.columns.map(\.name).joined(separator: ", ")
     for property in desired.columns {
       guard let column = storedByName[property.name.asciiCaseFolded] else {
+        storedTypes.append("")
         if adding {
           columns.append(property.name)
           continue
@@ -78,6 +85,7 @@ struct TableMapping {
       }
       claimed[column.name.asciiCaseFolded] = property.name
       columns.append(column.name)
+      storedTypes.append(column.type)
       let affinity = ColumnAffinity(declaredType: column.type, strict: stored.isStrict)
       let kind = ValueKind(property)
       if !kind.accepts(affinity, strict: stored.isStrict) {
@@ -106,6 +114,7 @@ struct TableMapping {
     properties = desired.columns.map(\.name)
     self.columns = columns
     self.keyProperties = keyProperties
+    self.storedTypes = storedTypes
 
     let tableKey = Set(stored.primaryKey.map(\.asciiCaseFolded))
     let modelKey = Set(keyProperties.map(\.asciiCaseFolded))
@@ -181,7 +190,9 @@ private enum ValueKind {
     case .text: return affinity == .text
     // Dates and decimals also read INTEGER and REAL values, so a NUMERIC column (which
     // stores a decimal's text as a number) fits them.
-    case .date, .decimal: return affinity == .text || (!strict && affinity == .numeric)
+    case .decimal: return affinity == .text || (!strict && affinity == .numeric)
+    // A date is written in its column's format: Unix seconds in an INTEGER or REAL column.
+    case .date: return true
     case .blob: return false
     }
   }
@@ -190,8 +201,8 @@ private enum ValueKind {
   func fix(for affinity: ColumnAffinity) -> String {
     let types: String
     switch affinity {
-    case .integer: types = "Int, Int64 or Bool"
-    case .real: types = "Double"
+    case .integer: types = "Int, Int64, Bool or Date (Unix seconds)"
+    case .real: types = "Double or Date (Unix seconds)"
     case .text: types = "String (or Date, UUID, URL, Decimal, or a Codable value stored as JSON)"
     case .numeric: types = "Int, Double, Bool, Decimal or Date"
     case .blob: types = "any type"

@@ -191,6 +191,11 @@ public struct TableSchema: Sendable, Hashable {
         case .default(let value): column.defaultSQL = value.sqlLiteral
         case .check(let expression): column.check = expression
         case .collate(let name): column.collation = name
+        case .dateFormat(let format):
+          guard property.typeName == "Date" else {
+            throw invalid("'\(property.name)' declares a date format but is not a Date")
+          }
+          column.type = format.storageClass.rawValue
         }
       }
       return column

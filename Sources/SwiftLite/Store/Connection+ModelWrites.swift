@@ -41,6 +41,7 @@ extension Connection {
   ///   `SQLiteError` for a violated constraint.
   public func update<M: Model>(_ model: M, target: String? = nil) throws {
     let table = try writableModelTable(M.self, target: target)
+    try table.resolveDateFormats(self)
     try table.encode(model)
     guard let sql = table.updateSQL else {
       // Every column is part of the key: there is nothing to update, only to find.
@@ -72,6 +73,7 @@ extension Connection {
     guard let table = try modelTable(M.self, target: target, for: .delete) else {
       throw ModelError.notFound(table: name, key: [])
     }
+    try table.resolveDateFormats(self)
     try table.encode(model)
     try delete(M.self, key: table.encodedKey, target: target)
   }
