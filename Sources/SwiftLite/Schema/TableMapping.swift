@@ -186,8 +186,11 @@ private enum ValueKind {
     // A whole Double written into an INTEGER or NUMERIC column is stored as an INTEGER,
     // which reads back as the same Double.
     case .real: return affinity == .real || (!strict && [.integer, .numeric].contains(affinity))
-    // Text that looks like a number would be stored as one: only TEXT keeps it.
-    case .text: return affinity == .text
+    // Text that looks like a number would be stored as one: only TEXT keeps it. But a
+    // NUMERIC column (DATETIME, DECIMAL, BOOLEAN...) keeps the text that is not a number,
+    // such as another program's dates: a String reads it as it is (a number stored there
+    // is an error naming the column and the row).
+    case .text: return affinity == .text || (!strict && affinity == .numeric)
     // Dates and decimals also read INTEGER and REAL values, so a NUMERIC column (which
     // stores a decimal's text as a number) fits them.
     case .decimal: return affinity == .text || (!strict && affinity == .numeric)
