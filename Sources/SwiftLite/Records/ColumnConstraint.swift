@@ -21,9 +21,9 @@ public enum ColumnConstraint: Sendable, Hashable {
   /// another program made (mapped, or adopted) writes the format its column already uses:
   /// the format of the column's first non-NULL value (in the table's order), read once per
   /// connection at the model's first write there; when the column is empty or that value is
-  /// in none of ``SQLiteDateFormat``'s forms, the column's declared type decides (INTEGER
-  /// affinity: ``SQLiteDateFormat/unixSeconds``, REAL: ``SQLiteDateFormat/unixSecondsReal``,
-  /// exactly `DATE`: ``SQLiteDateFormat/date``), else the standard format. So a plain `save`
+  /// in none of ``SQLiteDateFormat``'s forms, a format that loses nothing:
+  /// ``SQLiteDateFormat/unixSecondsReal`` in a column of INTEGER or REAL affinity (which
+  /// stores whole seconds as INTEGER), else the standard format. So a plain `save`
   /// or `update` of a row read unchanged writes back the same bytes in a column that uses one
   /// format; for a column of mixed formats, `update(_:from:)` writes only what changed.
   case dateFormat(SQLiteDateFormat)

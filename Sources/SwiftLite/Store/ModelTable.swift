@@ -175,13 +175,13 @@ final class ModelTable {
     positionDateFormats = slots.map { ContiguousArray($0.indexes.map { dateFormats[$0] }) }
   }
 
-  /// The format an empty column suggests by its declared type: Unix seconds for INTEGER
-  /// and REAL affinity, a day for `DATE`, else the standard text.
+  /// The format for a column with no value to learn from, by its declared type; lossless
+  /// either way: REAL Unix seconds for INTEGER and REAL affinity (an INTEGER column keeps
+  /// whole seconds as INTEGER), else the standard text.
   private static func dateFormat(declaredType: String) -> SQLiteDateFormat {
     switch ColumnAffinity(declaredType: declaredType, strict: false) {
-    case .integer: return .unixSeconds
-    case .real: return .unixSecondsReal
-    default: return declaredType.uppercased() == "DATE" ? .date : .standard
+    case .integer, .real: return .unixSecondsReal
+    default: return .standard
     }
   }
 

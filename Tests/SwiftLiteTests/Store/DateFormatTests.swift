@@ -68,7 +68,7 @@ final class DateFormatTests: SQLiteTestCase {
         + "'2021-01-03T10:20:30.000Z'|1609669230|1609669230.0|'2021-01-03'")
   }
 
-  func testAnEmptyColumnOfAnotherProgramTakesTheFormatItsTypeSuggests() throws {
+  func testAnEmptyColumnOfAnotherProgramTakesALosslessFormatByItsType() throws {
     try db.execute(
       "CREATE TABLE log(id INTEGER PRIMARY KEY, day DATE, at INTEGER, seen REAL, stamp DATETIME)")
     struct Log: Model {
@@ -80,10 +80,15 @@ final class DateFormatTests: SQLiteTestCase {
       static let primaryKey = ["id"]
     }
     let instant = Date(timeIntervalSince1970: 1_609_582_830.5)  // 2021-01-02 10:20:30.500
+    let whole = Date(timeIntervalSince1970: 1_609_582_830)
     try db.insert(Log(id: nil, day: instant, at: instant, seen: instant, stamp: instant))
+    try db.insert(Log(id: nil, day: whole, at: whole, seen: whole, stamp: whole))
     XCTAssertEqual(
       try quoted("log", "day,at,seen,stamp"),
-      ["'2021-01-02'|1609582830|1609582830.5|'2021-01-02 10:20:30.500'"])
+      [
+        "'2021-01-02 10:20:30.500'|1609582830.5|1609582830.5|'2021-01-02 10:20:30.500'",
+        "'2021-01-02 10:20:30.000'|1609582830|1609582830.0|'2021-01-02 10:20:30.000'",
+      ])
   }
 
   func testADeclaredFormatIsWrittenAndDecidesTheTypeOfACreatedColumn() throws {
