@@ -234,3 +234,15 @@ func assertIntact(_ db: Connection, file: StaticString = #filePath, line: UInt =
 func snapshot(ofFile path: String) throws -> [String] {
   try Connection(path: path).snapshot()
 }
+
+/// Asserts that two dumps are the same bytes (not only equal Swift strings, which a
+/// different Unicode normalization would be), showing the first line that differs.
+func assertSameBytes(
+  _ after: [String], _ before: [String], file: StaticString = #filePath, line: UInt = #line
+) {
+  XCTAssertEqual(after.count, before.count, "line count", file: file, line: line)
+  for (new, old) in zip(after, before) where !new.utf8.elementsEqual(old.utf8) {
+    XCTFail("changed:\n  before: \(old)\n  after:  \(new)", file: file, line: line)
+    return
+  }
+}
