@@ -7,7 +7,30 @@ public enum ColumnConstraint: Sendable, Hashable {
   case notNull(Bool)
   /// `DEFAULT <value>`; SwiftLite writes the value as an SQL literal. Also the value that
   /// migration gives existing rows when the column is added.
+  ///
+  /// With ``notNull(_:)`` `true` on an optional property, `nil` leaves the column to its
+  /// default: an insert (or `save` of a new row) stores the default, and an update keeps
+  /// the value the row has. (A nullable column stores NULL for `nil`, default or not.)
   case `default`(SQLiteValue)
+  /// `DEFAULT <expression>`: SQL you write, put into `CREATE TABLE` as written, such as
+  /// `CURRENT_TIMESTAMP`, `CURRENT_DATE` or a parenthesized expression
+  /// (`"(strftime('%s', 'now'))"`: SQLite requires the parentheses around anything but a
+  /// literal or `CURRENT_*`). Each row gets the expression's value when it is inserted, and
+  /// so do existing rows when migration adds the column (by a rebuild: SQLite's
+  /// `ADD COLUMN` refuses such defaults). `nil` leaves a NOT NULL column to it, as for
+  /// ``default(_:)``:
+  ///
+  /// ```swift
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var createdAt: Date?   // nil on insert: SQLite's CURRENT_TIMESTAMP
+  ///   static let primaryKey = ["id"]
+  ///   static let columnConstraints: [String: [ColumnConstraint]] = [
+  ///     "createdAt": [.notNull(true), .defaultExpression("CURRENT_TIMESTAMP")]
+  ///   ]
+  /// }
+  /// ```
+  case defaultExpression(String)
   /// `CHECK (<expression>)`: SQL you write, such as `"age >= 0"`.
   case check(String)
   /// `COLLATE <name>`, such as `NOCASE`.

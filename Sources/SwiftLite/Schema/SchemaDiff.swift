@@ -147,7 +147,7 @@ struct SchemaDiff {
       if old.isUnique != target.isUnique {
         changes.append(.uniqueChanged(target.name, isUnique: target.isUnique))
       }
-      if old.defaultSQL != target.defaultSQL {
+      if !ColumnDefinition.sameDefault(old.defaultSQL, target.defaultSQL) {
         changes.append(.defaultChanged(target.name, from: old.defaultSQL, to: target.defaultSQL))
       }
     }

@@ -27,6 +27,10 @@ struct TableMapping {
   /// property's column (empty for a column to add); `nil` for a table SwiftLite created.
   /// Such a table's dates keep the format its columns already use.
   let storedTypes: [String]?
+  /// Per property, the DEFAULT of its column when that column is NOT NULL (so a NULL, which
+  /// it cannot hold, means "the default"), else `nil`. A model's `nil` there is written as
+  /// the default by an insert and leaves the stored value by an update.
+  let notNullDefaults: [String?]
 
   /// The mapping of a table SwiftLite manages: every column is a property of the same name.
   init(managed schema: TableSchema) {
@@ -38,6 +42,7 @@ struct TableMapping {
     upsertRefusal = nil
     identityProperties = []
     storedTypes = nil
+    notNullDefaults = schema.columns.map { $0.isNotNull ? $0.defaultSQL : nil }
   }
 
   /// Checks that a model fits an existing table, listing every problem at once.
@@ -64,10 +69,12 @@ struct TableMapping {
     var columns: [String] = []
     var claimed: [String: String] = [:]
     var storedTypes: [String] = []
+    var notNullDefaults: [String?] = []
     let available = stored.columns.map(\.name).joined(separator: ", ")
     for property in desired.columns {
       guard let column = storedByName[property.name.asciiCaseFolded] else {
         storedTypes.append("")
+        notNullDefaults.append(nil)
         if adding {
           columns.append(property.name)
           continue
@@ -86,6 +93,7 @@ struct TableMapping {
       claimed[column.name.asciiCaseFolded] = property.name
       columns.append(column.name)
       storedTypes.append(column.type)
+      notNullDefaults.append(column.isNotNull ? column.defaultSQL : nil)
       let affinity = ColumnAffinity(declaredType: column.type, strict: stored.isStrict)
       let kind = ValueKind(property)
       if !kind.accepts(affinity, strict: stored.isStrict) {
@@ -115,6 +123,7 @@ struct TableMapping {
     self.columns = columns
     self.keyProperties = keyProperties
     self.storedTypes = storedTypes
+    self.notNullDefaults = notNullDefaults
 
     let tableKey = Set(stored.primaryKey.map(\.asciiCaseFolded))
     let modelKey = Set(keyProperties.map(\.asciiCaseFolded))

@@ -127,11 +127,21 @@ final class ModelTable {
         ? SQLIdentifier.quote(column)
         : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
     }
-    let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+    // A NULL for a NOT NULL column with a DEFAULT means the default: an insert writes
+    // the default expression (as SQLite would for a column left out), an update keeps the
+    // stored value. So one statement serves every model, whichever properties are nil.
+    let defaults = mapping.notNullDefaults
+    let placeholders = names.indices.map { index in
+      defaults[index].map { "coalesce(?, " + $0 + ")" } ?? "?"
+    }.joined(separator: ", ")
     selectSQL = "SELECT " + selected.joined(separator: ", ") + " FROM " + quotedName
     insertSQL = "INSERT INTO " + quotedName + " (" + columnList + ") VALUES (" + placeholders + ")"
     let keyList = keyPositions.map { quoted[$0] }.joined(separator: ", ")
-    let assignments = otherPositions.map { quoted[$0] + " = excluded." + quoted[$0] }
+    let assignments = otherPositions.map { index in
+      defaults[index] == nil
+        ? quoted[index] + " = excluded." + quoted[index]
+        : quoted[index] + " = coalesce(?" + String(index + 1) + ", " + quoted[index] + ")"
+    }
     upsertSQL =
       insertSQL + " ON CONFLICT (" + keyList + ") "
       + (assignments.isEmpty
@@ -142,8 +152,14 @@ final class ModelTable {
       otherPositions.isEmpty
       ? nil
       : "UPDATE " + quotedName + " SET "
-        + otherPositions.map { quoted[$0] + " = ?" }.joined(separator: ", ") + " WHERE "
-        + keyCondition
+        + otherPositions.map { Self.assignment(quoted[$0], keepsOnNull: defaults[$0] != nil) }
+        .joined(separator: ", ") + " WHERE " + keyCondition
+  }
+
+  /// `"column" = ?`, or for a NOT NULL column with a default, which a NULL leaves as it
+  /// is, `"column" = coalesce(?, "column")`.
+  private static func assignment(_ quoted: String, keepsOnNull: Bool) -> String {
+    quoted + (keepsOnNull ? " = coalesce(?, " + quoted + ")" : " = ?")
   }
 
   /// The table's name, as the model names it.
@@ -286,8 +302,10 @@ final class ModelTable {
   /// `UPDATE ... SET` of the columns at `positions` only, then the key condition.
   func updateSQL(setting positions: [Int]) -> String {
     "UPDATE " + quotedName + " SET "
-      + positions.map { SQLIdentifier.quote(mapping.columns[$0]) + " = ?" }
-      .joined(separator: ", ") + " WHERE " + keyCondition
+      + positions.map {
+        Self.assignment(
+          SQLIdentifier.quote(mapping.columns[$0]), keepsOnNull: mapping.notNullDefaults[$0] != nil)
+      }.joined(separator: ", ") + " WHERE " + keyCondition
   }
 
   /// Whether two values are the same bytes: the same storage class and, for text, the same
