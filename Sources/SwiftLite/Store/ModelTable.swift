@@ -180,7 +180,7 @@ final class ModelTable {
           "SELECT " + SQLIdentifier.quote(mapping.columns[index]) + " FROM " + quotedName
             + " WHERE " + SQLIdentifier.quote(mapping.columns[index]) + " IS NOT NULL LIMIT 1")
         dateFormats[index] =
-          try sample.flatMap { SQLiteDateFormat(of: try $0.value(at: 0)) }
+          sample.flatMap { row in (try? row.value(at: 0)).flatMap(SQLiteDateFormat.init(of:)) }
           ?? Self.dateFormat(declaredType: declaredType)
       }
     }
