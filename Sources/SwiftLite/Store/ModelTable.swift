@@ -29,6 +29,9 @@ final class ModelTable {
   /// ``dateFormats`` by position of a mapped model's `mappedColumns`, once resolved and
   /// when some format is not the standard one.
   private(set) var positionDateFormats: ContiguousArray<SQLiteDateFormat?>?
+  /// ``dateFormats`` by property for the `Codable` encoders, once resolved and when some
+  /// format is not the standard one (empty: all standard).
+  private(set) var encodedDateFormats: [SQLiteDateFormat?] = []
 
   let selectSQL: String
   let insertSQL: String
@@ -158,7 +161,7 @@ final class ModelTable {
 
   /// `"column" = ?`, or for a NOT NULL column with a default, which a NULL leaves as it
   /// is, `"column" = coalesce(?, "column")`.
-  private static func assignment(_ quoted: String, keepsOnNull: Bool) -> String {
+  static func assignment(_ quoted: String, keepsOnNull: Bool) -> String {
     quoted + (keepsOnNull ? " = coalesce(?, " + quoted + ")" : " = ?")
   }
 
@@ -168,7 +171,7 @@ final class ModelTable {
   /// Settles the format of each `Date` property the model declares none for, once per
   /// connection, before the first write: the standard one on a table SwiftLite created; on
   /// a table another program made, the format of the column's first non-NULL value, else
-  /// the one its declared type suggests (see ``ColumnConstraint/dateFormat(_:)``). Only reads.
+  /// a lossless one for its affinity (see ``ColumnConstraint/dateFormat(_:)``). Only reads.
   /// - Throws: `SQLiteError` when reading the sample fails.
   func resolveDateFormats(_ db: Connection) throws {
     guard !dateFormatsResolved else { return }
@@ -200,9 +203,6 @@ final class ModelTable {
     default: return .standard
     }
   }
-
-  /// The formats, per property, the encoders write dates in (empty: all standard).
-  private(set) var encodedDateFormats: [SQLiteDateFormat?] = []
 
   /// A statement this table owns with an encoder that binds straight into it: writing a
   /// model looks nothing up by SQL text and builds no intermediate values.
@@ -299,72 +299,10 @@ final class ModelTable {
     }
   }
 
-  /// `UPDATE ... SET` of the columns at `positions` only, then the key condition.
-  func updateSQL(setting positions: [Int]) -> String {
-    "UPDATE " + quotedName + " SET "
-      + positions.map {
-        Self.assignment(
-          SQLIdentifier.quote(mapping.columns[$0]), keepsOnNull: mapping.notNullDefaults[$0] != nil)
-      }.joined(separator: ", ") + " WHERE " + keyCondition
-  }
-
-  /// Whether two values are the same bytes: the same storage class and, for text, the same
-  /// UTF-8 (not Unicode equivalence, as `String`'s `==` has it: an `é` written precomposed
-  /// and one written with a combining accent are different text to SQLite); a REAL by its
-  /// bits.
-  static func sameBytes(_ a: SQLiteValue, _ b: SQLiteValue) -> Bool {
-    switch (a, b) {
-    case (.null, .null): return true
-    case (.integer(let x), .integer(let y)): return x == y
-    case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
-    case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
-    case (.blob(let x), .blob(let y)): return x == y
-    default: return false
-    }
-  }
-
   /// The primary key values of the last encoded model.
   var encodedKey: [SQLiteValue] {
     let values = self.values
     return keyPositions.map { values[$0] }
-  }
-
-  /// Runs `body`, a read of `statement`'s rows as models, adding to a `DecodingError` the
-  /// row it happened in, by its key, so that the bad value can be found.
-  /// - Throws: what `body` throws.
-  func namingTheRow<T>(of statement: Statement, _ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let error as DecodingError {
-      throw located(error, in: statement.row)
-    }
-  }
-
-  private func located(_ error: DecodingError, in row: Row) -> DecodingError {
-    let layout = row.layout
-    var key: [String] = []
-    for position in keyPositions {
-      let property = mapping.properties[position]
-      guard
-        let index = layout.index(of: property) ?? layout.index(of: mapping.columns[position]),
-        let value = try? row.value(at: index)
-      else { return error }
-      key.append(property + " = " + value.description)
-    }
-    guard !key.isEmpty else { return error }
-    let place = " (table " + name + ", the row with " + key.joined(separator: " and ") + ")"
-    func moved(_ context: DecodingError.Context) -> DecodingError.Context {
-      .init(
-        codingPath: context.codingPath, debugDescription: context.debugDescription + place,
-        underlyingError: context.underlyingError)
-    }
-    switch error {
-    case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
-    case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
-    case .keyNotFound(let codingKey, let context): return .keyNotFound(codingKey, moved(context))
-    case .dataCorrupted(let context): return .dataCorrupted(moved(context))
-    @unknown default: return error
-    }
   }
 
   /// The decoder of the last lookup, kept with its statement so that the order of the
