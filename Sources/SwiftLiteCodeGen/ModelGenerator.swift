@@ -8,7 +8,11 @@ import SwiftLite
 /// Property names are Swift-style (`first_name` -> `firstName`); `CodingKeys` keeps each
 /// column's exact name. Nullable columns are optionals; an `INTEGER PRIMARY KEY` of a rowid
 /// table is `Int64?`, so that SQLite assigns it on insert. Types follow SQLite's affinity
-/// rules (see ``GeneratedProperty/swiftType(declaredType:strict:)``).
+/// rules (see ``GeneratedProperty/swiftType(declaredType:strict:)``); a column that stores
+/// values as given (BLOB, no declared type, STRICT `ANY`) takes the type of the first value
+/// found in it (`String` for text, which `Data` would write back as a BLOB). A date column
+/// with values declares the format they are in (``ColumnConstraint/dateFormat(_:)``), so
+/// that the model writes dates as that table has them.
 ///
 /// ```swift
 /// let db = try Connection(path: "store.sqlite", options: .readOnly)
@@ -100,13 +104,22 @@ public struct ModelGenerator {
       && schema.column(named: key[0])?.type == "INTEGER"
 
     var propertyNames = SwiftName.reservedProperties
+    var types: [String] = []
+    for column in schema.columns {
+      var type = GeneratedProperty.swiftType(declaredType: column.type, strict: schema.isStrict)
+      if type == "Data" {
+        // A column that stores values as given: the class of the values found there, so
+        // that text written back stays text (`Data` would write it as a BLOB).
+        type = try storedType(of: column.name, in: schema.name) ?? type
+      }
+      types.append(type)
+    }
     let properties = schema.columns.enumerated().map { index, column in
       var name = SwiftName.property(column.name, fallback: "column\(index + 1)")
       name = unique(name, in: &propertyNames)
       let isKey = key.contains { $0.caseInsensitiveCompare(column.name) == .orderedSame }
       return GeneratedProperty(
-        column: column.name, name: name,
-        type: GeneratedProperty.swiftType(declaredType: column.type, strict: schema.isStrict),
+        column: column.name, name: name, type: types[index],
         // SQLite assigns a nil rowid key; a WITHOUT ROWID table's key is never NULL.
         isOptional: isKey && rowIDKey ? true : isKey && withoutRowID ? false : !column.isNotNull,
         declaredType: column.type)
@@ -144,6 +157,23 @@ public struct ModelGenerator {
     lines.append(
       "  static let primaryKey = [\(keyColumns.map(SwiftName.literal).joined(separator: ", "))]")
     lines.append("  static let schemaPolicy = SchemaPolicy.mapped")
+    // The format each date column's values are in, so that written dates match them.
+    var formats: [(column: String, format: SQLiteDateFormat)] = []
+    for property in properties where property.type == "Date" {
+      if let format = try dateFormat(of: property.column, in: schema.name) {
+        formats.append((property.column, format))
+      }
+    }
+    if !formats.isEmpty {
+      lines.append("  /// Dates are written in the format found in each column.")
+      lines.append("  static let columnConstraints: [String: [ColumnConstraint]] = [")
+      // A single entry has no trailing comma, as swift-format writes it.
+      let comma = formats.count == 1 ? "" : ","
+      for (column, format) in formats {
+        lines.append("    \(SwiftName.literal(column)): [.dateFormat(.\(format))]" + comma)
+      }
+      lines.append("  ]")
+    }
     lines.append("}")
     lines.append("")
     lines.append("extension \(typeName): RowMapped {")
@@ -166,6 +196,34 @@ public struct ModelGenerator {
     lines.append("  }")
     lines.append("}")
     return lines
+  }
+
+  /// The first non-NULL value of a column, or `nil` when it has none.
+  private func firstValue(of column: String, in table: String) throws -> SQLiteValue? {
+    let quoted = SQLIdentifier.quote(column)
+    let row = try db.queryFirst(
+      "SELECT " + quoted + " FROM " + SQLIdentifier.quote(table) + " WHERE " + quoted
+        + " IS NOT NULL LIMIT 1")
+    // Text that is not UTF-8 is no date and no String: it tells nothing.
+    return row.flatMap { try? $0[0] }
+  }
+
+  /// The format of the first non-NULL value of a column, when it is in one of
+  /// ``SQLiteDateFormat``'s; `nil` for an empty column or another form (the model then
+  /// writes the format it finds when it first writes, see ``ColumnConstraint/dateFormat(_:)``).
+  private func dateFormat(of column: String, in table: String) throws -> SQLiteDateFormat? {
+    try firstValue(of: column, in: table).flatMap { SQLiteDateFormat(of: $0) }
+  }
+
+  /// For a column that stores values as given: the Swift type of the first value found,
+  /// TEXT `String`, INTEGER `Int64`, REAL `Double`; `nil` for a BLOB or an empty column.
+  private func storedType(of column: String, in table: String) throws -> String? {
+    switch try firstValue(of: column, in: table) {
+    case .text: return "String"
+    case .integer: return "Int64"
+    case .real: return "Double"
+    default: return nil
+    }
   }
 
   private func isWithoutRowID(_ table: String) throws -> Bool {

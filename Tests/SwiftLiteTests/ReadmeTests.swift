@@ -117,6 +117,47 @@ final class ReadmeTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(try db.count(Customer.self), 1)
   }
 
+  func testTheDateFormatsAndTheRoundTrip() throws {
+    struct Order: Model {
+      var id: Int64?
+      var day: Date  // '2016-07-05'
+      var paidAt: Date?  // INTEGER Unix seconds (the column is created INTEGER)
+      static let primaryKey = ["id"]
+      static let columnConstraints: [String: [ColumnConstraint]] = [
+        "day": [.dateFormat(.date)], "paidAt": [.dateFormat(.unixSeconds)],
+      ]
+    }
+    let db = try Connection(path: directory.appendingPathComponent("app.sqlite").path)
+    let day = Date(timeIntervalSince1970: 1_467_676_800)  // 2016-07-05
+    try db.insert(Order(id: nil, day: day, paidAt: day))
+    XCTAssertEqual(
+      try db.query("SELECT day, paidAt FROM \"Order\"")[0].values, ["2016-07-05", 1_467_676_800])
+
+    struct Customer: Model {
+      var customerId: Int64?
+      var firstName: String
+      var email: String
+      var createdAt: Date
+      static let primaryKey = ["customerId"]
+      static let schemaPolicy = SchemaPolicy.mapped
+    }
+    try db.execute(
+      """
+      CREATE TABLE [Customer] ([CustomerId] INTEGER NOT NULL, [FirstName] NVARCHAR(40) NOT NULL,
+        [Email] NVARCHAR(60) NOT NULL, [Country] NVARCHAR(40) NOT NULL DEFAULT 'USA',
+        [CreatedAt] DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP, [Fax] NVARCHAR(24),
+        CONSTRAINT [PK_Customer] PRIMARY KEY ([CustomerId]));
+      INSERT INTO Customer VALUES (1, 'Luís', 'luisg@embraer.com.br', 'Brazil', '2016-07-05', NULL);
+      """)
+    let original = try db.find(Customer.self, id: 1)!
+    var customer = original
+    customer.email = "luis@example.com"
+    XCTAssertEqual(try db.update(customer, from: original), ["Email"])
+    try db.save(customer)
+    XCTAssertEqual(
+      try db.query("SELECT Email, CreatedAt FROM Customer")[0].values,
+      ["luis@example.com", "2016-07-05"])
+  }
 }
 
 private struct ReadmePerson: Model {

@@ -3,7 +3,8 @@ import SwiftLite
 
 /// A row of the store's `Customer` table. `Country` and `CreatedAt` have defaults in the
 /// table, so the model may leave them out; here it reads them. `CreatedAt` holds dates as
-/// SQLite writes them (`2021-01-01 00:00:00`, `2016-07-04`), which read as `Date`.
+/// SQLite writes them (`2021-01-01 00:00:00`, `2016-07-04`), which read as `Date`; a date
+/// the model writes takes the form of the column's first value, `2021-01-01 00:00:00`.
 public struct Customer: Model, Equatable, Sendable {
   public var customerId: Int64?
   public var firstName: String

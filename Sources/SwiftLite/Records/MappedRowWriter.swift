@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a ``RowMapped`` model writes its values: straight into the parameters of the
 /// statement that stores it, or into a list of values, by position in the model's
 /// ``RowMapped/mappedColumns``.
@@ -16,23 +18,31 @@ public struct MappedRowWriter {
   /// ``ParameterMarks``); `nil` when writing into `values`.
   @usableFromInline let marks: UnsafeMutablePointer<UInt32>?
   @usableFromInline let generation: UInt32
+  /// The format of each position's `Date`, when the table's are not all the standard one.
+  @usableFromInline let dateFormats: ContiguousArray<SQLiteDateFormat?>?
 
-  init(statement: Statement, parameters: ColumnMap, marks: ParameterMarks) {
+  init(
+    statement: Statement, parameters: ColumnMap, marks: ParameterMarks,
+    dateFormats: ContiguousArray<SQLiteDateFormat?>? = nil
+  ) {
     self.statement = statement
     self.handle = statement.handle
     self.values = nil
     self.targets = parameters
     self.marks = marks.marks
     self.generation = marks.generation
+    self.dateFormats = dateFormats
   }
 
-  init(values: ValueList, slots: ColumnMap) {
+  init(values: ValueList, slots: ColumnMap, dateFormats: ContiguousArray<SQLiteDateFormat?>? = nil)
+  {
     self.statement = nil
     self.handle = nil
     self.values = values
     self.targets = slots
     self.marks = nil
     self.generation = 0
+    self.dateFormats = dateFormats
   }
 
   /// Writes the value of the property at a position of ``RowMapped/mappedColumns``; `nil`
@@ -68,7 +78,14 @@ public struct MappedRowWriter {
     }
     let converted: SQLiteValue
     do {
-      converted = try value.sqliteValue()
+      // A date in its column's format (the type checks fold away once specialized).
+      if T.self == Date.self || T.self == Date?.self, let formats = dateFormats,
+        let format = formats[position], let date = value as? Date
+      {
+        converted = try format.value(for: date)
+      } else {
+        converted = try value.sqliteValue()
+      }
     } catch let error as SQLiteError {
       throw targets.unstorable(value, error, at: position)
     }

@@ -44,7 +44,8 @@ public protocol Model: Codable {
   /// column's values into the new one. Default: none.
   static var renamedProperties: [String: String] { get }
 
-  /// Constraints per column: unique, default, check, collate, or not-null overrides.
+  /// Constraints per column: unique, default (a value or an expression), check, collate,
+  /// not-null overrides, and the format a `Date` is written in (``ColumnConstraint``).
   /// Default: none (non-optional properties are NOT NULL).
   static var columnConstraints: [String: [ColumnConstraint]] { get }
 

@@ -17,6 +17,9 @@ final class RowEncoder {
   @exclusivity(unchecked) public private(set) var values: ContiguousArray<SQLiteValue>
   @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
   @exclusivity(unchecked) private var cursor = 0
+  /// The format of each column's `Date`, by column; empty when every date is written in
+  /// the standard format.
+  var dateFormats: [SQLiteDateFormat?] = []
   /// When set, ``encode(_:)`` binds each column straight to this statement's parameter
   /// (column `i` to parameter `i + 1`) instead of filling ``values``.
   private let target: Statement?
@@ -138,6 +141,20 @@ final class RowEncoder {
 
   fileprivate func setAny<T: Encodable>(_ value: T, _ key: String) throws {
     guard let index = index(of: key) else { return }
+    if !dateFormats.isEmpty, let format = dateFormats[index], let date = value as? Date {
+      let converted: SQLiteValue
+      do {
+        converted = try format.value(for: date)
+      } catch let error as SQLiteError {
+        throw EncodingError.invalidValue(
+          date,
+          .init(
+            codingPath: [ColumnKey(stringValue: key)],
+            debugDescription: "column '\(key)': \(error.message)"))
+      }
+      try store(converted, at: index)
+      return
+    }
     if let convertible = value as? any SQLiteValueConvertible {
       try store(convert(convertible, key), at: index)
       return

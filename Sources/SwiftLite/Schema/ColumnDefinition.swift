@@ -1,3 +1,5 @@
+import Foundation
+
 /// One column of a ``TableSchema``: as a model declares it, or as SQLite reports it.
 public struct ColumnDefinition: Sendable, Hashable {
   /// The column name.
@@ -36,6 +38,56 @@ public struct ColumnDefinition: Sendable, Hashable {
     self.collation = collation
     self.isJSON = isJSON
     self.swiftType = swiftType
+  }
+
+  /// Whether the default is an expression SQLite evaluates per row (`CURRENT_TIME`,
+  /// `CURRENT_DATE`, `CURRENT_TIMESTAMP` or one in parentheses), which `ALTER TABLE ADD
+  /// COLUMN` refuses.
+  var hasExpressionDefault: Bool {
+    guard let text = defaultSQL?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+      return false
+    }
+    return text.hasPrefix("(")
+      || ["CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"].contains(text.uppercased())
+  }
+
+  /// Whether two DEFAULT clauses are the same: SQLite reports `DEFAULT (1 + 2)` as
+  /// `1 + 2`, without the parentheses the CREATE statement needs, so the parentheses
+  /// around the whole expression (and spaces at its ends) do not count.
+  static func sameDefault(_ a: String?, _ b: String?) -> Bool {
+    // By bytes: a default that differs only in Unicode normalization is another default.
+    a.map { ExactText(bareExpression($0)) } == b.map { ExactText(bareExpression($0)) }
+  }
+
+  /// `text` without the parentheses around the whole of it, at any depth, and trimmed.
+  private static func bareExpression(_ text: String) -> String {
+    var text = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    while text.first == "(", text.last == ")", closesAtEnd(text) {
+      text = Substring(text.dropFirst().dropLast().trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return String(text)
+  }
+
+  /// Whether the `(` that starts `text` is closed by its last character (so `(a) + (b)`
+  /// is not one parenthesized expression), quotes skipped.
+  private static func closesAtEnd(_ text: Substring) -> Bool {
+    var depth = 0
+    var quote: Character?
+    for (offset, character) in text.enumerated() {
+      if let open = quote {
+        if character == open { quote = nil }
+        continue
+      }
+      switch character {
+      case "'", "\"", "`": quote = character
+      case "(": depth += 1
+      case ")":
+        depth -= 1
+        if depth == 0 { return offset == text.count - 1 }
+      default: break
+      }
+    }
+    return false
   }
 
   /// The storage classes a value may have once stored in this column, for checking that a

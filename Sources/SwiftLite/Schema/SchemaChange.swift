@@ -49,14 +49,16 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
   /// `ALTER TABLE ... ADD COLUMN`, `CREATE INDEX` / `DROP INDEX` or a check of the rows is
   /// enough.
   ///
-  /// An added column needs the rebuild when ADD COLUMN cannot add it: UNIQUE, or NOT NULL
-  /// without a default. (One in the primary key also changes the key, listed separately.)
+  /// An added column needs the rebuild when ADD COLUMN cannot add it: UNIQUE, NOT NULL
+  /// without a default, or a default SQLite evaluates per row (`CURRENT_TIMESTAMP`, one in
+  /// parentheses). (One in the primary key also changes the key, listed separately.)
   public var needsRebuild: Bool {
     switch self {
     case .tableCreated, .swiftTypeChanged, .indexAdded, .indexRemoved:
       return false
     case .columnAdded(let column):
       return column.isUnique || (column.isNotNull && (column.defaultSQL ?? "NULL") == "NULL")
+        || column.hasExpressionDefault
     case .columnRemoved, .columnRenamed, .columnRetyped, .nullabilityChanged, .uniqueChanged,
       .defaultChanged, .primaryKeyChanged, .foreignKeysChanged, .strictChanged,
       .constraintsChanged, .constraintsUnverifiable:

@@ -151,7 +151,7 @@ struct SchemaDiff {
       if old.isUnique != target.isUnique {
         changes.append(.uniqueChanged(target.name, isUnique: target.isUnique))
       }
-      if old.defaultSQL.map(ExactText.init) != target.defaultSQL.map(ExactText.init) {
+      if !ColumnDefinition.sameDefault(old.defaultSQL, target.defaultSQL) {
         changes.append(.defaultChanged(target.name, from: old.defaultSQL, to: target.defaultSQL))
       }
     }

@@ -23,6 +23,14 @@ struct TableMapping {
   /// is another (a unique column): an update never changes them, since that would move
   /// the row (and strand the rows that reference it).
   let identityProperties: Set<String>
+  /// For a table another program made (mapped or adopted), the declared type of each
+  /// property's column (empty for a column to add); `nil` for a table SwiftLite created.
+  /// Such a table's dates keep the format its columns already use.
+  let storedTypes: [String]?
+  /// Per property, the DEFAULT of its column when that column is NOT NULL (so a NULL, which
+  /// it cannot hold, means "the default"), else `nil`. A model's `nil` there is written as
+  /// the default by an insert and leaves the stored value by an update.
+  let notNullDefaults: [String?]
 
   /// The mapping of a table SwiftLite manages: every column is a property of the same name.
   init(managed schema: TableSchema) {
@@ -33,6 +41,8 @@ struct TableMapping {
     insertRefusal = nil
     upsertRefusal = nil
     identityProperties = []
+    storedTypes = nil
+    notNullDefaults = schema.columns.map { $0.isNotNull ? $0.defaultSQL : nil }
   }
 
   /// Checks that a model fits an existing table, listing every problem at once.
@@ -58,9 +68,13 @@ struct TableMapping {
     var problems: [String] = []
     var columns: [String] = []
     var claimed: [ExactText: String] = [:]
+    var storedTypes: [String] = []
+    var notNullDefaults: [String?] = []
     let available = stored.columns.map(\.name).joined(separator: ", ")
     for property in desired.columns {
       guard let column = storedByName[property.name.asciiCaseFolded] else {
+        storedTypes.append("")
+        notNullDefaults.append(nil)
         if adding {
           columns.append(property.name)
           continue
@@ -88,6 +102,8 @@ struct TableMapping {
       }
       claimed[column.name.asciiCaseFolded] = property.name
       columns.append(column.name)
+      storedTypes.append(column.type)
+      notNullDefaults.append(column.isNotNull ? column.defaultSQL : nil)
       let affinity = ColumnAffinity(declaredType: column.type, strict: stored.isStrict)
       let kind = ValueKind(property)
       if !kind.accepts(affinity, strict: stored.isStrict) {
@@ -116,6 +132,8 @@ struct TableMapping {
     properties = desired.columns.map(\.name)
     self.columns = columns
     self.keyProperties = keyProperties
+    self.storedTypes = storedTypes
+    self.notNullDefaults = notNullDefaults
 
     let tableKey = Set(stored.primaryKey.map(\.asciiCaseFolded))
     let modelKey = Set(keyProperties.map(\.asciiCaseFolded))
@@ -187,11 +205,16 @@ private enum ValueKind {
     // A whole Double written into an INTEGER or NUMERIC column is stored as an INTEGER,
     // which reads back as the same Double.
     case .real: return affinity == .real || (!strict && [.integer, .numeric].contains(affinity))
-    // Text that looks like a number would be stored as one: only TEXT keeps it.
-    case .text: return affinity == .text
+    // Text that looks like a number would be stored as one: only TEXT keeps it. But a
+    // NUMERIC column (DATETIME, DECIMAL, BOOLEAN...) keeps the text that is not a number,
+    // such as another program's dates: a String reads it as it is (a number stored there
+    // is an error naming the column and the row).
+    case .text: return affinity == .text || (!strict && affinity == .numeric)
     // Dates and decimals also read INTEGER and REAL values, so a NUMERIC column (which
     // stores a decimal's text as a number) fits them.
-    case .date, .decimal: return affinity == .text || (!strict && affinity == .numeric)
+    case .decimal: return affinity == .text || (!strict && affinity == .numeric)
+    // A date is written in its column's format: Unix seconds in an INTEGER or REAL column.
+    case .date: return true
     case .blob: return false
     }
   }
@@ -200,8 +223,8 @@ private enum ValueKind {
   func fix(for affinity: ColumnAffinity) -> String {
     let types: String
     switch affinity {
-    case .integer: types = "Int, Int64 or Bool"
-    case .real: types = "Double"
+    case .integer: types = "Int, Int64, Bool or Date (Unix seconds)"
+    case .real: types = "Double or Date (Unix seconds)"
     case .text: types = "String (or Date, UUID, URL, Decimal, or a Codable value stored as JSON)"
     case .numeric: types = "Int, Double, Bool, Decimal or Date"
     case .blob: types = "any type"

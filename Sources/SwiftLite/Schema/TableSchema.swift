@@ -190,8 +190,14 @@ public struct TableSchema: Sendable, Hashable {
             "the default of '\(property.name)' is NaN, which SQLite cannot store; "
               + "make the property optional with no default, or choose a number")
         case .default(let value): column.defaultSQL = value.sqlLiteral
+        case .defaultExpression(let expression): column.defaultSQL = expression
         case .check(let expression): column.check = expression
         case .collate(let name): column.collation = name
+        case .dateFormat(let format):
+          guard property.typeName == "Date" else {
+            throw invalid("'\(property.name)' declares a date format but is not a Date")
+          }
+          column.type = format.storageClass.rawValue
         }
       }
       return column

@@ -49,11 +49,14 @@ extension Connection {
   private func first<M: Model>(_ model: M.Type, _ table: ModelTable, _ statement: Statement)
     throws -> M?
   {
-    if let mapped = table.mapped {
-      return try mapped.readFirst(statement, columns: table.readColumns(of: statement), as: M.self)
+    try table.namingTheRow(of: statement) {
+      if let mapped = table.mapped {
+        return try mapped.readFirst(
+          statement, columns: table.readColumns(of: statement), as: M.self)
+      }
+      guard try statement.step() else { return nil }
+      return try table.decoder(readingInPlace: statement).decode(M.self, from: statement.row)
     }
-    guard try statement.step() else { return nil }
-    return try table.decoder(readingInPlace: statement).decode(M.self, from: statement.row)
   }
 
   /// Every model in the table.
@@ -162,15 +165,7 @@ extension Connection {
       }
     }
     return try withCachedStatement(sql, arguments) { statement in
-      if let mapped = table.mapped {
-        return try mapped.readAll(statement, columns: table.readColumns(of: statement), as: M.self)
-      }
-      let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
-      var models: [M] = []
-      while try statement.step() {
-        models.append(try decoder.decode(M.self, from: statement.row))
-      }
-      return models
+      try decodeAll(model, table, statement)
     }
   }
 }

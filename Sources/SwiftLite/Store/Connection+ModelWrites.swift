@@ -41,6 +41,7 @@ extension Connection {
   ///   `SQLiteError` for a violated constraint.
   public func update<M: Model>(_ model: M, target: String? = nil) throws {
     let table = try writableModelTable(M.self, target: target)
+    try table.resolveDateFormats(self)
     try table.encode(model)
     guard let sql = table.updateSQL else {
       // Every column is part of the key: there is nothing to update, only to find.
@@ -64,6 +65,54 @@ extension Connection {
     if changed == 0 { throw ModelError.notFound(table: table.name, key: table.encodedKey) }
   }
 
+  /// Updates the row with the model's primary key, writing only the columns whose values
+  /// differ from `original`'s (the model as it was read): a model saved unchanged this way
+  /// runs no statement at all, and every column it did not change keeps its bytes, whatever
+  /// their form (mixed date formats, REAL Unix times, JSON text with spaces or keys in
+  /// another order).
+  ///
+  /// ```swift
+  /// let original = try db.find(Customer.self, id: 1)!
+  /// var customer = original
+  /// customer.email = "ann@example.com"
+  /// try db.update(customer, from: original)   // UPDATE Customer SET Email = ? WHERE ...
+  /// ```
+  ///
+  /// "Differ" compares the values both models encode to, byte for byte: text by its UTF-8
+  /// bytes, a REAL by its bits. The row is found by `model`'s key, as ``update(_:target:)``
+  /// finds it; the key's own columns are never written.
+  /// - Returns: the columns written, in the table's spelling; empty when nothing changed
+  ///   (then no statement ran, and whether the row exists was not checked).
+  /// - Throws: ``ModelError/notFound(table:key:)`` when a change was to be written and no
+  ///   row has that key; `EncodingError` for a value SQLite cannot store; `SQLiteError`
+  ///   for a violated constraint.
+  @discardableResult
+  public func update<M: Model>(_ model: M, from original: M, target: String? = nil) throws
+    -> [String]
+  {
+    let table = try writableModelTable(M.self, target: target)
+    try table.resolveDateFormats(self)
+    try table.encode(original)
+    let before = table.values
+    try table.encode(model)
+    let after = table.values
+    let changed = table.otherPositions.filter { !ModelTable.sameBytes(before[$0], after[$0]) }
+    guard !changed.isEmpty else { return [] }
+    let written = try withCachedStatement(
+      table.updateSQL(setting: changed),
+      bind: { statement in
+        try table.bind(changed, to: statement)
+        try table.bind(
+          table.keyPositions, to: statement, startingAt: Int32(changed.count + 1))
+      },
+      { statement in
+        try statement.run()
+        return changes
+      })
+    if written == 0 { throw ModelError.notFound(table: table.name, key: table.encodedKey) }
+    return changed.map { table.mapping.columns[$0] }
+  }
+
   /// Deletes the row with the model's primary key.
   /// - Throws: ``ModelError/notFound(table:key:)`` when no row has that key (as ``update(_:target:)``
   ///   does); `SQLiteError` (a foreign key RESTRICT, say).
@@ -72,6 +121,7 @@ extension Connection {
     guard let table = try modelTable(M.self, target: target, for: .delete) else {
       throw ModelError.notFound(table: name, key: [])
     }
+    try table.resolveDateFormats(self)
     try table.encode(model)
     try delete(M.self, key: table.encodedKey, target: target)
   }

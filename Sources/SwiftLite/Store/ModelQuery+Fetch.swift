@@ -31,12 +31,14 @@ extension ModelQuery {
     if limitCount == nil || limitCount! > 1 { first.limitCount = 1 }
     let sql = try first.selectSQL(in: db.queryContext(table))
     return try db.withCachedStatement(sql.text, sql.statementArguments) { statement in
-      if let mapped = table.mapped {
-        return try mapped.readFirst(
-          statement, columns: table.readColumns(of: statement), as: M.self)
+      try table.namingTheRow(of: statement) {
+        if let mapped = table.mapped {
+          return try mapped.readFirst(
+            statement, columns: table.readColumns(of: statement), as: M.self)
+        }
+        guard try statement.step() else { return nil }
+        return try table.decoder(readingInPlace: statement).decode(M.self, from: statement.row)
       }
-      guard try statement.step() else { return nil }
-      return try table.decoder(readingInPlace: statement).decode(M.self, from: statement.row)
     }
   }
 
@@ -125,14 +127,16 @@ extension Connection {
   func decodeAll<M: Model>(_ model: M.Type, _ table: ModelTable, _ statement: Statement) throws
     -> [M]
   {
-    if let mapped = table.mapped {
-      return try mapped.readAll(statement, columns: table.readColumns(of: statement), as: M.self)
+    try table.namingTheRow(of: statement) {
+      if let mapped = table.mapped {
+        return try mapped.readAll(
+          statement, columns: table.readColumns(of: statement), as: M.self)
+      }
+      let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
+      var models: [M] = []
+      // A row per step: a row made at an earlier step can no longer read.
+      while try statement.step() { models.append(try decoder.decode(M.self, from: statement.row)) }
+      return models
     }
-    let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
-    var models: [M] = []
-    while try statement.step() {
-      models.append(try decoder.decode(M.self, from: statement.row))
-    }
-    return models
   }
 }

@@ -20,6 +20,18 @@ final class ModelTable {
   /// The last read map and the statement layout it was computed for.
   private var readLayout: ColumnLayout?
   private var readMap: ColumnMap?
+  /// Per property: the format the model declares for a `Date` property (``standard`` for
+  /// an undeclared one, to be settled by ``resolveDateFormats(_:)``); `nil` for the others.
+  private var dateFormats: [SQLiteDateFormat?]
+  /// Per property: whether it is a `Date` without a declared format.
+  private let undeclaredDates: [Bool]
+  private var dateFormatsResolved = false
+  /// ``dateFormats`` by position of a mapped model's `mappedColumns`, once resolved and
+  /// when some format is not the standard one.
+  private(set) var positionDateFormats: ContiguousArray<SQLiteDateFormat?>?
+  /// ``dateFormats`` by property for the `Codable` encoders, once resolved and when some
+  /// format is not the standard one (empty: all standard).
+  private(set) var encodedDateFormats: [SQLiteDateFormat?] = []
 
   let selectSQL: String
   let insertSQL: String
@@ -32,9 +44,21 @@ final class ModelTable {
 
   /// The table of `model`, mapped by `mapping`; `slots` from ``mappedSlots(_:properties:)``.
   convenience init<M: Model>(_ model: M.Type, mapping: TableMapping, slots: ColumnMap?) {
+    // The schema was inferred (and cached) before the mapping was made.
+    let columns = (try? TableSchema(model, table: mapping.table))?.columns ?? []
+    let formats = mapping.properties.map { property -> SQLiteDateFormat?? in
+      guard columns.first(where: { $0.name == property })?.swiftType == "Date" else {
+        return .none
+      }
+      for case .dateFormat(let format) in M.columnConstraints[property] ?? [] {
+        return .some(format)
+      }
+      return .some(nil)
+    }
     self.init(
       mapping: mapping, ignored: M.ignoredProperties, mapped: M.self as? any RowMapped.Type,
-      slots: slots)
+      slots: slots, dateFormats: formats.map { $0.map { $0 ?? .standard } },
+      undeclaredDates: formats.map { $0 == .some(nil) })
   }
 
   /// For a ``RowMapped`` model, where each position of its `mappedColumns` is among
@@ -73,8 +97,11 @@ final class ModelTable {
   }
 
   private init(
-    mapping: TableMapping, ignored: Set<String>, mapped: (any RowMapped.Type)?, slots: ColumnMap?
+    mapping: TableMapping, ignored: Set<String>, mapped: (any RowMapped.Type)?, slots: ColumnMap?,
+    dateFormats: [SQLiteDateFormat?], undeclaredDates: [Bool]
   ) {
+    self.dateFormats = dateFormats
+    self.undeclaredDates = undeclaredDates
     self.mapping = mapping
     self.ignored = ignored
     self.mapped = mapped
@@ -103,11 +130,21 @@ final class ModelTable {
         ? SQLIdentifier.quote(column)
         : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
     }
-    let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+    // A NULL for a NOT NULL column with a DEFAULT means the default: an insert writes
+    // the default expression (as SQLite would for a column left out), an update keeps the
+    // stored value. So one statement serves every model, whichever properties are nil.
+    let defaults = mapping.notNullDefaults
+    let placeholders = names.indices.map { index in
+      defaults[index].map { "coalesce(?, " + $0 + ")" } ?? "?"
+    }.joined(separator: ", ")
     selectSQL = "SELECT " + selected.joined(separator: ", ") + " FROM " + quotedName
     insertSQL = "INSERT INTO " + quotedName + " (" + columnList + ") VALUES (" + placeholders + ")"
     let keyList = keyPositions.map { quoted[$0] }.joined(separator: ", ")
-    let assignments = otherPositions.map { quoted[$0] + " = excluded." + quoted[$0] }
+    let assignments = otherPositions.map { index in
+      defaults[index] == nil
+        ? quoted[index] + " = excluded." + quoted[index]
+        : quoted[index] + " = coalesce(?" + String(index + 1) + ", " + quoted[index] + ")"
+    }
     upsertSQL =
       insertSQL + " ON CONFLICT (" + keyList + ") "
       + (assignments.isEmpty
@@ -118,12 +155,54 @@ final class ModelTable {
       otherPositions.isEmpty
       ? nil
       : "UPDATE " + quotedName + " SET "
-        + otherPositions.map { quoted[$0] + " = ?" }.joined(separator: ", ") + " WHERE "
-        + keyCondition
+        + otherPositions.map { Self.assignment(quoted[$0], keepsOnNull: defaults[$0] != nil) }
+        .joined(separator: ", ") + " WHERE " + keyCondition
+  }
+
+  /// `"column" = ?`, or for a NOT NULL column with a default, which a NULL leaves as it
+  /// is, `"column" = coalesce(?, "column")`.
+  static func assignment(_ quoted: String, keepsOnNull: Bool) -> String {
+    quoted + (keepsOnNull ? " = coalesce(?, " + quoted + ")" : " = ?")
   }
 
   /// The table's name, as the model names it.
   var name: String { mapping.table }
+
+  /// Settles the format of each `Date` property the model declares none for, once per
+  /// connection, before the first write: the standard one on a table SwiftLite created; on
+  /// a table another program made, the format of the column's first non-NULL value, else
+  /// a lossless one for its affinity (see ``ColumnConstraint/dateFormat(_:)``). Only reads.
+  /// - Throws: `SQLiteError` when reading the sample fails.
+  func resolveDateFormats(_ db: Connection) throws {
+    guard !dateFormatsResolved else { return }
+    if let storedTypes = mapping.storedTypes {
+      for index in undeclaredDates.indices where undeclaredDates[index] {
+        let declaredType = storedTypes[index]
+        guard !declaredType.isEmpty else { continue }  // a column still to add
+        let sample = try db.queryFirst(
+          "SELECT " + SQLIdentifier.quote(mapping.columns[index]) + " FROM " + quotedName
+            + " WHERE " + SQLIdentifier.quote(mapping.columns[index]) + " IS NOT NULL LIMIT 1")
+        dateFormats[index] =
+          sample.flatMap { row in (try? row.value(at: 0)).flatMap(SQLiteDateFormat.init(of:)) }
+          ?? Self.dateFormat(declaredType: declaredType)
+      }
+    }
+    dateFormatsResolved = true
+    guard dateFormats.contains(where: { $0 != nil && $0 != .standard }) else { return }
+    encodedDateFormats = dateFormats
+    encoder.dateFormats = dateFormats
+    positionDateFormats = slots.map { ContiguousArray($0.indexes.map { dateFormats[$0] }) }
+  }
+
+  /// The format for a column with no value to learn from, by its declared type; lossless
+  /// either way: REAL Unix seconds for INTEGER and REAL affinity (an INTEGER column keeps
+  /// whole seconds as INTEGER), else the standard text.
+  private static func dateFormat(declaredType: String) -> SQLiteDateFormat {
+    switch ColumnAffinity(declaredType: declaredType, strict: false) {
+    case .integer, .real: return .unixSecondsReal
+    default: return .standard
+    }
+  }
 
   /// A statement this table owns with an encoder that binds straight into it: writing a
   /// model looks nothing up by SQL text and builds no intermediate values.
@@ -135,10 +214,16 @@ final class ModelTable {
     private let parameters: ColumnMap?
     private let marks: ParameterMarks
 
+    /// Formats by position of a mapped model's `mappedColumns`, when some are not standard.
+    private let dateFormats: ContiguousArray<SQLiteDateFormat?>?
+
     init(_ sql: String, table: ModelTable, db: Connection) throws {
+      try table.resolveDateFormats(db)
       let statement = try db.prepare(sql)
       self.statement = statement
       encoder = RowEncoder(columns: table.mapping.properties, bindingTo: statement)
+      encoder.dateFormats = table.encodedDateFormats
+      dateFormats = table.positionDateFormats
       mapped = table.mapped
       parameters = table.parameters
       marks = ParameterMarks(count: table.parameters?.indexes.count ?? 0)
@@ -149,7 +234,9 @@ final class ModelTable {
       if let mapped, let parameters {
         marks.next()
         try mapped.write(
-          model, to: MappedRowWriter(statement: statement, parameters: parameters, marks: marks))
+          model,
+          to: MappedRowWriter(
+            statement: statement, parameters: parameters, marks: marks, dateFormats: dateFormats))
         // Parameters the model leaves unwritten bind NULL, as with `Codable`.
         try marks.bindNullToUnwritten(statement, parameters: parameters)
       } else {
@@ -191,7 +278,9 @@ final class ModelTable {
   func encode<M: Encodable>(_ model: M) throws {
     if let mapped, let slots {
       for index in valueList.storage.indices { valueList.storage[index] = .null }
-      try mapped.write(model, to: MappedRowWriter(values: valueList, slots: slots))
+      try mapped.write(
+        model,
+        to: MappedRowWriter(values: valueList, slots: slots, dateFormats: positionDateFormats))
     } else {
       try encoder.encode(model)
     }

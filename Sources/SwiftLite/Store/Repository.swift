@@ -21,6 +21,7 @@
 /// | `create(_:)` | ``Connection/insert(_:target:)`` | a taken key throws |
 /// | `save(_:)` | ``Connection/save(_:target:)-(M,_)`` | inserted |
 /// | `modify(_:)` | ``Connection/update(_:target:)`` | ``ModelError/notFound(table:key:)`` |
+/// | `modify(_:from:)` | ``Connection/update(_:from:target:)`` | ``ModelError/notFound(table:key:)`` |
 /// | `remove(_:)` | ``Connection/delete(_:key:target:)`` | ``ModelError/notFound(table:key:)`` |
 ///
 /// The table is created or migrated when the repository is made, on the writing connection
@@ -91,6 +92,16 @@ public final class Repository<M: Model>: Sendable {
   /// - Throws: ``ModelError/notFound(table:key:)`` when there is none; `SQLiteError`.
   public func modify(_ model: M) throws {
     try database.write { db in try db.update(model, target: target) }
+  }
+
+  /// Updates the row with the model's key, writing only the columns that differ from
+  /// `original` (see ``Connection/update(_:from:target:)``).
+  /// - Returns: the columns written; empty when nothing changed (nothing ran).
+  /// - Throws: ``ModelError/notFound(table:key:)`` when a change had no row to go to;
+  ///   `SQLiteError`; `EncodingError`.
+  @discardableResult
+  public func modify(_ model: M, from original: M) throws -> [String] {
+    try database.write { db in try db.update(model, from: original, target: target) }
   }
 
   /// Inserts or updates by primary key.
@@ -184,6 +195,16 @@ extension Repository where M: Sendable {
   public func modify(_ model: M) async throws {
     let target = self.target
     try await database.write { db in try db.update(model, target: target) }
+  }
+
+  /// Like ``modify(_:from:)``, suspending the task instead of blocking it.
+  /// - Throws: as ``modify(_:from:)``.
+  @discardableResult
+  public func modify(_ model: M, from original: M) async throws -> [String] {
+    let target = self.target
+    return try await database.write { db in
+      try db.update(model, from: original, target: target)
+    }
   }
 
   /// Like ``save(_:)-(M)``, suspending the task instead of blocking it.

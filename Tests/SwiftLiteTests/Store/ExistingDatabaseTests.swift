@@ -315,7 +315,7 @@ final class ExistingDatabaseTests: ModelTestCase {
   func testAModelThatDoesNotFitGetsOneErrorListingEveryMismatch() throws {
     struct Wrong: Model {
       var invoiceId: Int64
-      var total: String  // NUMERIC: text that looks like a number would become one
+      var total: [UInt8]  // NUMERIC: bytes are neither a number nor text
       var paid: Data  // BOOLEAN
       var notes: String?  // no such column
       static let tableName = "Invoice"
@@ -334,7 +334,7 @@ final class ExistingDatabaseTests: ModelTestCase {
     XCTAssertTrue(problems[0].contains("'total'") && problems[0].contains("NUMERIC"), problems[0])
     XCTAssertTrue(problems[1].contains("'paid'"), problems[1])
     XCTAssertTrue(problems[2].contains("'notes'") && problems[2].contains("ignoredProperties"))
-    XCTAssertThrowsError(try db.save(Wrong(invoiceId: 9, total: "1", paid: Data(), notes: nil)))
+    XCTAssertThrowsError(try db.save(Wrong(invoiceId: 9, total: [1], paid: Data(), notes: nil)))
     try db.close()
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before)
   }

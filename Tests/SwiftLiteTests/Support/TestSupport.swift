@@ -324,3 +324,15 @@ func readmeText() throws -> String {
   let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
   return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
 }
+
+/// Asserts that two dumps are the same bytes (not only equal Swift strings, which a
+/// different Unicode normalization would be), showing the first line that differs.
+func assertSameBytes(
+  _ after: [String], _ before: [String], file: StaticString = #filePath, line: UInt = #line
+) {
+  XCTAssertEqual(after.count, before.count, "line count", file: file, line: line)
+  for (new, old) in zip(after, before) where !new.utf8.elementsEqual(old.utf8) {
+    XCTFail("changed:\n  before: \(old)\n  after:  \(new)", file: file, line: line)
+    return
+  }
+}

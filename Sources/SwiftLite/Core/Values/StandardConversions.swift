@@ -293,6 +293,8 @@ extension Date: SQLiteValueConvertible {
   /// millisecond: exactly what `strftime('%Y-%m-%d %H:%M:%f', ...)` writes, so stored dates
   /// compare and sort with `datetime()`, `CURRENT_TIMESTAMP` and literals such as
   /// `'2023-11-14'`. Days are counted in the proleptic Gregorian calendar, as SQLite counts.
+  /// (``SQLiteDateFormat/standard``; ``SQLiteDateFormat`` writes the other forms, and a model
+  /// column declares one with ``ColumnConstraint/dateFormat(_:)``.)
   /// - Throws: `SQLiteError` (`.mismatch`) for a date outside the years 1 to 9999 (or not
   ///   finite), which the four-digit text form cannot hold.
   public func sqliteValue() throws -> SQLiteValue {
