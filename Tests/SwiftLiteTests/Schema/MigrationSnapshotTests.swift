@@ -1,0 +1,250 @@
+import Foundation
+import XCTest
+
+@testable import SwiftLite
+
+// A notes app through three releases: v1 creates its tables from its models, v2 fixes data
+// in SQL against v1's columns, v3 renames Note.pinned to isPinned.
+
+private struct Folder: Model, Equatable {
+  var id: Int64?
+  var name: String
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["name": [.unique]]
+}
+
+/// Note as release 1 and 2 declared it.
+private struct NoteV1: Model, Equatable {
+  var id: Int64?
+  var folderID: Int64
+  var title: String
+  var tags: [String]
+  var pinned: Bool
+  static let tableName = "Note"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = [
+    "title": [.collate("NOCASE"), .check("length(title) > 0")],
+    "pinned": [.default(.integer(0))],
+  ]
+  static let indexes = [TableIndex(["pinned"])]
+  static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+}
+
+/// Note today: `pinned` is `isPinned`.
+private struct Note: Model, Equatable {
+  var id: Int64?
+  var folderID: Int64
+  var title: String
+  var tags: [String]
+  var isPinned: Bool
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["isPinned": "pinned"]
+  static let columnConstraints: [String: [ColumnConstraint]] = [
+    "title": [.collate("NOCASE"), .check("length(title) > 0")],
+    "isPinned": [.default(.integer(0))],
+  ]
+  static let indexes = [TableIndex(["isPinned"])]
+  static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+}
+
+private let pinUrgent = "v2-data: pin urgent notes"
+
+final class MigrationSnapshotTests: SQLiteTestCase {
+  /// The snapshots each release recorded when its step was written.
+  private func recordedSnapshots() throws -> MigrationSnapshots {
+    var release1 = Migrator()
+    release1.registerModels("v1-tables", Folder.self, NoteV1.self)
+    var release3 = Migrator()
+    release3.registerModels("v3-notes", Note.self)
+    return try MigrationSnapshots([
+      SchemaSnapshot(
+        step: "v1-tables", tables: try XCTUnwrap(release1.currentModelTables(ofStep: "v1-tables"))),
+      SchemaSnapshot(
+        step: "v3-notes", tables: try XCTUnwrap(release3.currentModelTables(ofStep: "v3-notes"))),
+    ])
+  }
+
+  /// The app's migrator today, as the issue writes it.
+  private func todaysMigrator(snapshots: MigrationSnapshots?) -> Migrator {
+    var migrator = Migrator()
+    migrator.snapshots = snapshots
+    migrator.registerModels("v1-tables", Folder.self, Note.self)
+    migrator.register(pinUrgent) { db in
+      _ = try db.run("UPDATE Note SET pinned = 1 WHERE tags LIKE '%\"urgent\"%'")
+    }
+    migrator.registerModels("v3-notes", Note.self)
+    return migrator
+  }
+
+  /// A file as release 2 left it: its migrator run by release 2's code, with notes.
+  private func release2File(_ name: String) throws -> Connection {
+    var release2 = Migrator()
+    release2.registerModels("v1-tables", Folder.self, NoteV1.self)
+    release2.register(pinUrgent) { db in
+      _ = try db.run("UPDATE Note SET pinned = 1 WHERE tags LIKE '%\"urgent\"%'")
+    }
+    let db = try open(name)
+    try release2.migrate(db, upTo: "v1-tables")
+    let inbox = try db.insert(Folder(id: nil, name: "Inbox"))
+    _ = try db.insert(
+      NoteV1(id: nil, folderID: inbox, title: "Bank", tags: ["urgent"], pinned: false))
+    _ = try db.insert(NoteV1(id: nil, folderID: inbox, title: "Milk", tags: [], pinned: false))
+    try release2.migrate(db)
+    return db
+  }
+
+  private func schemaText(_ db: Connection) throws -> [String] {
+    try db.query(
+      "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'"
+        + " ORDER BY type, name"
+    ).map { row in try row.values.map(\.description).joined(separator: " | ") }
+  }
+
+  // MARK: The issue's scenario
+
+  func testWithoutSnapshotsAFreshInstallRunsTheSQLStepAgainstTodaysShapeAndFails() throws {
+    // Kept for compatibility and documented: a model step applies today's model.
+    let error = thrownError(MigratorError.self) {
+      try todaysMigrator(snapshots: nil).migrate(db)
+    }
+    guard case .migrationFailed(let name, let underlying) = error else {
+      return XCTFail("expected migrationFailed, got \(String(describing: error))")
+    }
+    XCTAssertEqual(name, pinUrgent)
+    XCTAssertTrue("\(underlying)".contains("no such column: pinned"), "\(underlying)")
+  }
+
+  func testAFreshInstallReplaysTheRecordedShapes() throws {
+    let migrator = todaysMigrator(snapshots: try recordedSnapshots())
+    XCTAssertEqual(try migrator.migrate(db), ["v1-tables", pinUrgent, "v3-notes"])
+    XCTAssertEqual(try db.columnNames("Note"), ["id", "folderID", "title", "tags", "isPinned"])
+    XCTAssertEqual(try db.indexNames("Note"), ["Note_on_folderID", "Note_on_isPinned"])
+    // The table is today's model's: nothing left to migrate, and the model reads and writes.
+    XCTAssertTrue(try db.migrationPlan(for: Note.self).isEmpty)
+    XCTAssertTrue(try db.migrationPlan(for: Folder.self).isEmpty)
+    let inbox = try db.insert(Folder(id: nil, name: "Inbox"))
+    _ = try db.insert(Note(id: nil, folderID: inbox, title: "A", tags: [], isPinned: true))
+    XCTAssertEqual(try db.findAll(Note.self).map(\.isPinned), [true])
+    try assertIntact(db)
+  }
+
+  func testAnUpgradeFromRelease2KeepsEveryRowAndReachesTheFreshInstallsSchema() throws {
+    let migrator = todaysMigrator(snapshots: try recordedSnapshots())
+    let upgraded = try release2File("release2.sqlite")
+    XCTAssertEqual(try migrator.pendingMigrations(upgraded), ["v3-notes"])
+    XCTAssertEqual(try migrator.migrate(upgraded), ["v3-notes"])
+    XCTAssertEqual(
+      try upgraded.findAll(Note.self, orderBy: "id").map { "\($0.title) \($0.isPinned)" },
+      ["Bank true", "Milk false"])
+    try assertIntact(upgraded)
+
+    try migrator.migrate(db)
+    XCTAssertEqual(try schemaText(upgraded), try schemaText(db))
+    try upgraded.close()
+  }
+
+  func testEveryIntermediateStateUpgradesToTheFreshInstallsSchema() throws {
+    let migrator = todaysMigrator(snapshots: try recordedSnapshots())
+    try migrator.migrate(db)
+    let fresh = try schemaText(db)
+    for (position, step) in migrator.names.enumerated() {
+      let partial = try open("upTo\(position).sqlite")
+      try migrator.migrate(partial, upTo: step)
+      try migrator.migrate(partial)
+      XCTAssertEqual(try schemaText(partial), fresh, "from \(step)")
+      try partial.close()
+    }
+  }
+
+  // MARK: Refusals
+
+  func testAModelStepWithoutASnapshotIsRefusedBeforeAnythingRuns() throws {
+    var snapshots = try recordedSnapshots()
+    snapshots = try MigrationSnapshots(snapshots.byStep.values.filter { $0.step != "v3-notes" })
+    let migrator = todaysMigrator(snapshots: snapshots)
+    let before = try db.snapshot()
+    XCTAssertEqual(
+      thrownError(MigrationSnapshotError.self) { try migrator.migrate(db) },
+      .missingSnapshots(["v3-notes"]))
+    XCTAssertEqual(
+      thrownError(MigrationSnapshotError.self) { _ = try migrator.pendingMigrations(db) },
+      .missingSnapshots(["v3-notes"]))
+    XCTAssertEqual(try db.snapshot(), before)
+    XCTAssertTrue(
+      MigrationSnapshotError.missingSnapshots(["v3-notes"]).description.contains(
+        "SWIFTLITE_RECORD_SNAPSHOTS=1"))
+  }
+
+  func testASnapshotFromANewerFormatIsRefused() throws {
+    var snapshot = SchemaSnapshot(step: "v9", tables: [])
+    snapshot.formatVersion = SchemaSnapshot.currentFormatVersion + 1
+    XCTAssertEqual(
+      thrownError(MigrationSnapshotError.self) {
+        _ = try SchemaSnapshot(jsonData: snapshot.jsonData())
+      },
+      .newerFormat(step: "v9", version: 2, supported: 1))
+  }
+
+  // MARK: The file
+
+  func testTheFileIsSortedPrettyJSONThatReadsBackTheSameSnapshot() throws {
+    let snapshots = try recordedSnapshots()
+    let v1 = try XCTUnwrap(snapshots["v1-tables"])
+    let data = try v1.jsonData()
+    XCTAssertEqual(try SchemaSnapshot(jsonData: data), v1)
+    XCTAssertEqual(try v1.jsonData(), data, "the same snapshot gives the same bytes")
+    let text = String(decoding: data, as: UTF8.self)
+    XCTAssertTrue(text.hasPrefix("{\n  \"formatVersion\" : 1,\n  \"step\" : \"v1-tables\",\n"))
+    XCTAssertTrue(text.contains("\"check\" : \"length(title) > 0\""), text)
+    XCTAssertTrue(text.contains("\"collation\" : \"NOCASE\""), text)
+    XCTAssertTrue(text.contains("\"onDelete\" : \"CASCADE\""), text)
+    let v3 = try XCTUnwrap(snapshots["v3-notes"])
+    XCTAssertEqual(v3.tables.map(\.renamedColumns), [["isPinned": "pinned"]])
+    XCTAssertEqual(
+      v1.tables[1].columns.map(\.name), ["id", "folderID", "title", "tags", "pinned"])
+  }
+
+  func testADirectoryOfFilesGivesTheSnapshotsByTheStepTheyRecord() throws {
+    let folder = directory.appendingPathComponent("MigrationSnapshots", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for snapshot in try recordedSnapshots().byStep.values {
+      try snapshot.jsonData().write(
+        to: folder.appendingPathComponent(MigrationSnapshots.fileName(forStep: snapshot.step)))
+    }
+    try Data("notes".utf8).write(to: folder.appendingPathComponent("README.md"))
+    let loaded = try MigrationSnapshots(directory: folder)
+    XCTAssertEqual(loaded, try recordedSnapshots())
+    XCTAssertEqual(loaded.steps, ["v1-tables", "v3-notes"])
+    XCTAssertEqual(try Migrator(snapshots: folder).snapshots, loaded)
+    XCTAssertEqual(
+      try MigrationSnapshots(directory: directory.appendingPathComponent("none")),
+      try MigrationSnapshots())
+
+    try Data("{}".utf8).write(to: folder.appendingPathComponent("broken.json"))
+    guard
+      case .unreadable(let file, _) = thrownError(
+        MigrationSnapshotError.self,
+        {
+          _ = try MigrationSnapshots(directory: folder)
+        })
+    else { return XCTFail("expected unreadable") }
+    XCTAssertTrue(file.hasSuffix("broken.json"))
+  }
+
+  func testFileNamesKeepLettersDigitsAndDashes() {
+    XCTAssertEqual(MigrationSnapshots.fileName(forStep: "v1-tables"), "v1-tables.json")
+    XCTAssertEqual(
+      MigrationSnapshots.fileName(forStep: "v2-data: pin urgent notes"),
+      "v2-data-pin-urgent-notes.json")
+    XCTAssertEqual(MigrationSnapshots.fileName(forStep: "../étape 3"), "tape-3.json")
+    XCTAssertEqual(MigrationSnapshots.fileName(forStep: "   "), "step.json")
+  }
+
+  func testModelStepsAreKnownByName() throws {
+    let migrator = todaysMigrator(snapshots: nil)
+    XCTAssertEqual(migrator.modelStepNames, ["v1-tables", "v3-notes"])
+    XCTAssertNil(try migrator.currentModelTables(ofStep: pinUrgent))
+    XCTAssertEqual(
+      try migrator.currentModelTables(ofStep: "v1-tables")?.map(\.name), ["Folder", "Note"])
+  }
+}
