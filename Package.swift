@@ -5,6 +5,9 @@ let package = Package(
   name: "SwiftLite",
   products: [
     .library(name: "SwiftLite", targets: ["SwiftLite"]),
+    // For an app's test targets: schema snapshots recorded and checked, migration history
+    // checks, schema comparison, temporary databases.
+    .library(name: "SwiftLiteTesting", targets: ["SwiftLiteTesting"]),
     .executable(name: "UserDAO", targets: ["UserDAO"]),
     .executable(name: "Contacts", targets: ["Contacts"]),
     .executable(name: "PersonStore", targets: ["PersonStore"]),
@@ -25,6 +28,13 @@ let package = Package(
       name: "SwiftLite",
       dependencies: ["CSQLite"],
       path: "Sources/SwiftLite"
+    ),
+
+    // Test support for apps: built on SwiftLite's public API only (no C, no @testable).
+    .target(
+      name: "SwiftLiteTesting",
+      dependencies: ["SwiftLite"],
+      path: "Sources/SwiftLiteTesting"
     ),
 
     // Sample: a hand-written DAO on the trio.
@@ -81,6 +91,10 @@ let package = Package(
       name: "SwiftLiteProcessHelper", dependencies: ["SwiftLite"], path: "Tests/ProcessHelper"),
 
     .testTarget(name: "SwiftLiteTests", dependencies: ["SwiftLite"], path: "Tests/SwiftLiteTests"),
+    .testTarget(
+      name: "SwiftLiteTestingTests", dependencies: ["SwiftLite", "SwiftLiteTesting"],
+      path: "Tests/SwiftLiteTestingTests",
+      resources: [.copy("Fixtures"), .copy("MigrationSnapshots")]),
     .testTarget(
       name: "SamplesTests",
       dependencies: [
