@@ -14,14 +14,19 @@ final class MigrationSnapshotCheckTests: XCTestCase {
     try? FileManager.default.removeItem(at: scratch)
   }
 
-  /// The committed snapshots against today's migrator. Release 1 recorded v1-tables.json
-  /// from its own Note (the next test makes the same bytes from `NotesApp.release1()`), and
-  /// release 3 recorded v3-notes.json.
+  /// The committed snapshots against today's migrator, and v1-tables.json against
+  /// release 1's, which recorded it from its own Note (release 3 recorded v3-notes.json).
   func testTheCommittedSnapshotsAreCurrent() throws {
     let report = try MigrationSnapshotCheck(
       NotesApp.today(snapshots: nil), directory: NotesApp.snapshotSource
     ).run()
     XCTAssertTrue(report.passed, report.description)
+
+    try FileManager.default.copyItem(
+      at: NotesApp.snapshotSource.appendingPathComponent("v1-tables.json"),
+      to: scratch.appendingPathComponent("v1-tables.json"))
+    let release1 = try MigrationSnapshotCheck(NotesApp.release1(), directory: scratch).run()
+    XCTAssertTrue(release1.passed, release1.description)
   }
 
   func testAMissingSnapshotFailsAndSaysHowToRecordIt() throws {

@@ -73,15 +73,17 @@ public struct Migrator: Sendable {
   /// `applied_at` being an ISO-8601 UTC time.
   public static let recordTable = "swiftlite_migrations"
 
-  private struct Migration: Sendable {
+  /// One registered migration.
+  struct Migration: Sendable {
     let name: String
     let foreignKeyChecks: ForeignKeyChecks
     let body: @Sendable (Connection) throws -> Void
-    /// For a model step: its models' tables as compiled now, in order.
-    var modelTables: (@Sendable () throws -> [SchemaSnapshot.Table])?
+    /// For a model step: its models, in order.
+    var models: [StepModel]?
   }
 
-  private var migrations: [Migration] = []
+  /// The registered migrations, in registration order.
+  private(set) var migrations: [Migration] = []
 
   /// The recorded shapes of the model steps, which the migrator applies instead of the
   /// models as compiled now; `nil` (the default) to apply the models as compiled now.
@@ -107,19 +109,6 @@ public struct Migrator: Sendable {
   /// The names of the registered migrations, in registration order.
   public var names: [String] { migrations.map(\.name) }
 
-  /// The names of the model steps (those of ``registerModels(_:_:)``), in registration order.
-  public var modelStepNames: [String] {
-    migrations.filter { $0.modelTables != nil }.map(\.name)
-  }
-
-  /// The tables of the model step `step` as its models are compiled *now*, or `nil` when
-  /// `step` is not a model step. For recording and checking snapshots in tests
-  /// (`SwiftLiteTesting`); a migrator with ``snapshots`` never applies these.
-  /// - Throws: ``ModelError`` when a model cannot be mapped.
-  public func currentModelTables(ofStep step: String) throws -> [SchemaSnapshot.Table]? {
-    try migrations.first { $0.name == step }?.modelTables?()
-  }
-
   // MARK: Registering
 
   /// Registers a migration, to run after those registered before it.
@@ -142,14 +131,12 @@ public struct Migrator: Sendable {
     migrations.append(Migration(name: name, foreignKeyChecks: foreignKeyChecks, body: migrate))
   }
 
-  /// Registers a model step: `migrate` applies the models as compiled now, `tables` says
-  /// what they are, for snapshots.
-  private mutating func registerModelStep(
-    _ name: String, tables: @escaping @Sendable () throws -> [SchemaSnapshot.Table],
-    migrate: @escaping @Sendable (Connection) throws -> Void
-  ) {
-    var migration = Migration(name: name, foreignKeyChecks: .deferred, body: migrate)
-    migration.modelTables = tables
+  /// Registers a model step of `models`, in order.
+  private mutating func registerModelStep(_ name: String, _ models: [StepModel]) {
+    var migration = Migration(name: name, foreignKeyChecks: .deferred) { db in
+      for model in models { try model.migrate(db) }
+    }
+    migration.models = models
     migrations.append(migration)
   }
 
@@ -171,16 +158,9 @@ public struct Migrator: Sendable {
     public mutating func registerModels<each M: Model & SendableMetatype>(
       _ name: String, _ models: repeat (each M).Type
     ) {
-      registerModelStep(
-        name,
-        tables: {
-          var tables: [SchemaSnapshot.Table] = []
-          repeat tables.append(try SchemaSnapshot.Table(model: (each M).self))
-          return tables
-        },
-        migrate: { db in
-          repeat try Self.migrateTable(of: (each M).self, in: db)
-        })
+      var entries: [StepModel] = []
+      repeat entries.append(StepModel((each M).self))
+      registerModelStep(name, entries)
     }
   #else
     /// Registers a migration that creates the tables of `models`, or migrates them to match
@@ -191,16 +171,9 @@ public struct Migrator: Sendable {
     public mutating func registerModels<each M: Model>(
       _ name: String, _ models: repeat (each M).Type
     ) {
-      registerModelStep(
-        name,
-        tables: {
-          var tables: [SchemaSnapshot.Table] = []
-          repeat tables.append(try SchemaSnapshot.Table(model: (each M).self))
-          return tables
-        },
-        migrate: { db in
-          repeat try Self.migrateTable(of: (each M).self, in: db)
-        })
+      var entries: [StepModel] = []
+      repeat entries.append(StepModel((each M).self))
+      registerModelStep(name, entries)
     }
   #endif
 
@@ -287,7 +260,7 @@ public struct Migrator: Sendable {
       candidates = migrations[...last]
     }
     if let snapshots {
-      let missing = migrations.filter { $0.modelTables != nil && snapshots[$0.name] == nil }
+      let missing = migrations.filter { $0.models != nil && snapshots[$0.name] == nil }
       if !missing.isEmpty { throw MigrationSnapshotError.missingSnapshots(missing.map(\.name)) }
     }
     let applied = try appliedMigrations(db)
@@ -342,22 +315,6 @@ public struct Migrator: Sendable {
     }
     if pauses { try db.setForeignKeysEnabled(true) }
     return ran
-  }
-
-  /// Runs a migration's work: for a model step with snapshots, its recorded tables.
-  private func run(_ migration: Migration, in db: Connection) throws {
-    guard migration.modelTables != nil, let snapshots else {
-      try migration.body(db)
-      return
-    }
-    guard let snapshot = snapshots[migration.name] else {
-      throw MigrationSnapshotError.missingSnapshots([migration.name])
-    }
-    for table in snapshot.tables { try AutoMigration.migrate(to: table, in: db) }
-  }
-
-  private static func migrateTable<M: Model>(of model: M.Type, in db: Connection) throws {
-    try AutoMigration.migrate(model, in: db)
   }
 
   private static let createRecordTableSQL =

@@ -17,7 +17,9 @@ import Foundation
 /// shows what changed. ``formatVersion`` says which version of the format wrote it: a later
 /// version of SwiftLite adds fields that older files lack (read as absent, such as the
 /// full-text indexes of a model), and a file from a newer format than this version knows is
-/// refused with ``MigrationSnapshotError/newerFormat(step:version:supported:)``.
+/// refused with ``MigrationSnapshotError/newerFormat(step:version:supported:)``. Empty
+/// lists and maps (indexes, foreign keys, renames, permissions) are left out of the file and
+/// read as empty; so will be every field a later format adds.
 ///
 /// Snapshots are written by `SwiftLiteTesting` (in a test, when recording is asked for),
 /// never made from today's models while the app runs.
@@ -115,6 +117,45 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
       case isStrict = "strict"
       case indexes, foreignKeys, renamedColumns, droppableColumns, lossyConvertibleColumns
     }
+
+    /// Reads a table; the lists and maps a file leaves out are empty.
+    /// - Throws: `DecodingError` when a required field is missing or of the wrong type.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      name = try container.decode(String.self, forKey: .name)
+      columns = try container.decode([TableColumn].self, forKey: .columns)
+      primaryKey = try container.decode([String].self, forKey: .primaryKey)
+      autoIncrement = try container.decode(Bool.self, forKey: .autoIncrement)
+      isStrict = try container.decode(Bool.self, forKey: .isStrict)
+      indexes = try container.decodeIfPresent([Index].self, forKey: .indexes) ?? []
+      foreignKeys = try container.decodeIfPresent([Reference].self, forKey: .foreignKeys) ?? []
+      renamedColumns =
+        try container.decodeIfPresent([String: String].self, forKey: .renamedColumns) ?? [:]
+      droppableColumns =
+        try container.decodeIfPresent([String].self, forKey: .droppableColumns) ?? []
+      lossyConvertibleColumns =
+        try container.decodeIfPresent([String].self, forKey: .lossyConvertibleColumns) ?? []
+    }
+
+    /// Writes a table, leaving out empty lists and maps (other than the columns and key).
+    /// - Throws: `EncodingError` (not expected).
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(name, forKey: .name)
+      try container.encode(columns, forKey: .columns)
+      try container.encode(primaryKey, forKey: .primaryKey)
+      try container.encode(autoIncrement, forKey: .autoIncrement)
+      try container.encode(isStrict, forKey: .isStrict)
+      if !indexes.isEmpty { try container.encode(indexes, forKey: .indexes) }
+      if !foreignKeys.isEmpty { try container.encode(foreignKeys, forKey: .foreignKeys) }
+      if !renamedColumns.isEmpty { try container.encode(renamedColumns, forKey: .renamedColumns) }
+      if !droppableColumns.isEmpty {
+        try container.encode(droppableColumns, forKey: .droppableColumns)
+      }
+      if !lossyConvertibleColumns.isEmpty {
+        try container.encode(lossyConvertibleColumns, forKey: .lossyConvertibleColumns)
+      }
+    }
   }
 
   /// One column of a recorded table.
@@ -206,6 +247,32 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
     var foreignKey: ForeignKey {
       ForeignKey(
         columns, references: table, parentColumns, onDelete: onDelete, onUpdate: onUpdate)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case columns, table, parentColumns, onDelete, onUpdate
+    }
+
+    /// Reads a foreign key; parent columns left out are the parent's primary key.
+    /// - Throws: `DecodingError` when a required field is missing or of the wrong type.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      columns = try container.decode([String].self, forKey: .columns)
+      table = try container.decode(String.self, forKey: .table)
+      parentColumns = try container.decodeIfPresent([String].self, forKey: .parentColumns) ?? []
+      onDelete = try container.decode(ForeignKey.Action.self, forKey: .onDelete)
+      onUpdate = try container.decode(ForeignKey.Action.self, forKey: .onUpdate)
+    }
+
+    /// Writes a foreign key, leaving out empty parent columns.
+    /// - Throws: `EncodingError` (not expected).
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(columns, forKey: .columns)
+      try container.encode(table, forKey: .table)
+      if !parentColumns.isEmpty { try container.encode(parentColumns, forKey: .parentColumns) }
+      try container.encode(onDelete, forKey: .onDelete)
+      try container.encode(onUpdate, forKey: .onUpdate)
     }
   }
 

@@ -47,6 +47,30 @@ private struct Note: Model, Equatable {
   static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
 }
 
+/// Tags as text, then (today) as a JSON array: the same storage class, another Swift type.
+private struct TaggedV1: Model {
+  var id: Int64?
+  var tags: String
+  static let tableName = "Tagged"
+  static let primaryKey = ["id"]
+}
+
+private struct Tagged: Model {
+  var id: Int64?
+  var tags: [String]
+  static let primaryKey = ["id"]
+}
+
+/// A folder with a color, as a later step recorded it.
+private struct FolderWithColor: Model {
+  var id: Int64?
+  var name: String
+  var color: String?
+  static let tableName = "Folder"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["name": [.unique]]
+}
+
 private let pinUrgent = "v2-data: pin urgent notes"
 
 final class MigrationSnapshotTests: SQLiteTestCase {
@@ -154,6 +178,51 @@ final class MigrationSnapshotTests: SQLiteTestCase {
       XCTAssertEqual(try schemaText(partial), fresh, "from \(step)")
       try partial.close()
     }
+  }
+
+  // MARK: Recorded tables and models
+
+  func testATableEqualToTodaysModelIsMigratedThroughTheModelSoRowsAreDecoded() throws {
+    var release1 = Migrator()
+    release1.registerModels("v1", TaggedV1.self)
+    var today = Migrator()
+    today.registerModels("v1", TaggedV1.self)
+    today.registerModels("v2", Tagged.self)
+    today.snapshots = try MigrationSnapshots([
+      SchemaSnapshot(step: "v1", tables: try XCTUnwrap(release1.currentModelTables(ofStep: "v1"))),
+      SchemaSnapshot(step: "v2", tables: try XCTUnwrap(today.currentModelTables(ofStep: "v2"))),
+    ])
+    try release1.migrate(db)
+    try db.run("INSERT INTO Tagged (tags) VALUES ('not a JSON array')")
+    let before = try db.snapshot()
+    guard
+      case .migrationFailed("v2", let underlying) = thrownError(
+        MigratorError.self, { try today.migrate(db) })
+    else { return XCTFail("expected v2 to fail") }
+    XCTAssertEqual(
+      underlying as? MigrationError,
+      .valuesDoNotDecode(table: "Tagged", column: "tags", type: "Array<String>"))
+    XCTAssertEqual(try db.snapshot(), before)
+  }
+
+  func testARecordedTableOverAnAdoptedTableKeepsWhatTheTableHas() throws {
+    try db.execute(
+      """
+      CREATE TABLE Folder (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, legacy TEXT);
+      INSERT INTO Folder VALUES (1, 'Inbox', 'kept');
+      """)
+    try db.adopt(Folder.self)
+    var migrator = Migrator()
+    migrator.registerModels("v2-colors", Folder.self)
+    var recorder = Migrator()
+    recorder.registerModels("v2-colors", FolderWithColor.self)
+    migrator.snapshots = try MigrationSnapshots([
+      SchemaSnapshot(
+        step: "v2-colors", tables: try XCTUnwrap(recorder.currentModelTables(ofStep: "v2-colors")))
+    ])
+    try migrator.migrate(db)
+    XCTAssertEqual(try db.columnNames("Folder"), ["id", "name", "legacy", "color"])
+    XCTAssertEqual(try db.dump("Folder"), ["INTEGER:1|TEXT:'Inbox'|TEXT:'kept'|NULL:NULL"])
   }
 
   // MARK: Refusals
