@@ -70,7 +70,9 @@ let package = Package(
       path: "Samples/ExistingDatabase/Main"),
 
     // Sample: grades, classes and people with foreign keys, queries and relations.
-    .target(name: "SchoolSample", dependencies: ["SwiftLite"], path: "Samples/School/Sources"),
+    .target(
+      name: "SchoolSample", dependencies: ["SwiftLite"], path: "Samples/School/Sources",
+      resources: [.copy("MigrationSnapshots")]),
     .executableTarget(name: "School", dependencies: ["SchoolSample"], path: "Samples/School/Main"),
 
     // Benchmarks: SwiftLite against the raw C API in the same process.
@@ -98,7 +100,7 @@ let package = Package(
     .testTarget(
       name: "SamplesTests",
       dependencies: [
-        "SwiftLite", "UserDAOSample", "ContactsSample", "PersonStoreSample",
+        "SwiftLite", "SwiftLiteTesting", "UserDAOSample", "ContactsSample", "PersonStoreSample",
         "ExistingDatabaseSample", "SchoolSample",
       ],
       path: "Tests/SamplesTests"
