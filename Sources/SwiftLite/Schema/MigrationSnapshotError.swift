@@ -8,6 +8,10 @@ public enum MigrationSnapshotError: Error, Sendable, Hashable, CustomStringConve
   /// The migrator was given snapshots, and these model steps have none, in registration
   /// order. Nothing was run.
   case missingSnapshots([String])
+  /// These models (table name -> the last step that registers it) no longer have the shape
+  /// recorded for that step: they changed without a new step
+  /// (``Migrator/checkSnapshots()``).
+  case modelsChanged([String: String])
   /// A file in a snapshot directory is not a snapshot this version of SwiftLite reads.
   case unreadable(file: String, reason: String)
   /// A snapshot was written in a format newer than this version of SwiftLite reads.
@@ -23,6 +27,13 @@ public enum MigrationSnapshotError: Error, Sendable, Hashable, CustomStringConve
         + (steps.count == 1 ? " " : "s ") + steps.map { "\"\($0)\"" }.joined(separator: ", ")
         + ": record them in a test with SwiftLiteTesting's MigrationSnapshotCheck"
         + " (SWIFTLITE_RECORD_SNAPSHOTS=1), commit the files and ship them as a resource"
+    case .modelsChanged(let changed):
+      return "these models changed since the snapshot of the last step that registers them: "
+        + changed.keys.sorted().map { "\($0) (step \"\(changed[$0] ?? "")\")" }
+        .joined(separator: ", ")
+        + ". Add a model step for the change and record its snapshot in a test with"
+        + " SwiftLiteTesting's MigrationSnapshotCheck (SWIFTLITE_RECORD_SNAPSHOTS=1); a step"
+        + " that has never shipped may be recorded again instead (delete its file)"
     case .unreadable(let file, let reason):
       return "\(file) is not a schema snapshot: \(reason)"
     case .newerFormat(let step, let version, let supported):

@@ -35,6 +35,42 @@ extension Migrator {
     try migrations.first { $0.name == step }?.models?.map { try $0.table() }
   }
 
+  /// Checks, without touching any database, that every model step has a snapshot and that
+  /// each model as compiled now equals the snapshot of the last step that registers its
+  /// table. For an app's debug builds, which a library cannot tell from release builds:
+  ///
+  /// ```swift
+  /// #if DEBUG
+  ///   try migrator.checkSnapshots()  // a model changed without a new step: stop here
+  /// #endif
+  /// ```
+  ///
+  /// `SwiftLiteTesting`'s `MigrationSnapshotCheck` makes the same check in tests, with
+  /// each difference spelled out, and records snapshots. A migrator without ``snapshots``
+  /// passes.
+  /// - Throws: ``MigrationSnapshotError/missingSnapshots(_:)``,
+  ///   ``MigrationSnapshotError/modelsChanged(_:)``; ``ModelError`` when a model cannot be
+  ///   mapped.
+  public func checkSnapshots() throws {
+    guard let snapshots else { return }
+    let missing = modelStepNames.filter { snapshots[$0] == nil }
+    if !missing.isEmpty { throw MigrationSnapshotError.missingSnapshots(missing) }
+    var last: [String: (step: String, table: SchemaSnapshot.Table)] = [:]
+    for step in modelStepNames {
+      for table in try currentModelTables(ofStep: step) ?? [] {
+        last[table.name.lowercased()] = (step, table)
+      }
+    }
+    var changed: [String: String] = [:]
+    for (_, entry) in last {
+      let recorded = snapshots[entry.step]?.tables.first {
+        $0.name.lowercased() == entry.table.name.lowercased()
+      }
+      if recorded?.schema != entry.table.schema { changed[entry.table.name] = entry.step }
+    }
+    if !changed.isEmpty { throw MigrationSnapshotError.modelsChanged(changed) }
+  }
+
   /// Runs a migration's work. A model step given snapshots applies each table its snapshot
   /// records: through the model when the model as compiled now has exactly that table (so
   /// everything the model path checks, such as decoding every row after a change of Swift

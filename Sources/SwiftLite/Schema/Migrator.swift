@@ -47,7 +47,10 @@ import Foundation
 ///   ``MigrationSnapshotError/missingSnapshots(_:)`` before anything runs. Without snapshots
 ///   (`snapshots == nil`, as before they existed), a model step applies the models as
 ///   compiled now, so its result depends on the app's version: keep that only for a history
-///   where each model appears in one step, or each step has its own model type.
+///   where each model appears in one step, or each step has its own model type. A model that
+///   changed without a new step is reported by ``checkSnapshots()`` (call it in debug
+///   builds) and by `SwiftLiteTesting` in tests; at run time its first write migrates its
+///   table as for any model (unless automatic migration is off).
 ///
 /// A migration closure receives the connection inside the migration's transaction. It may
 /// use savepoints but must not begin, commit or roll back a transaction itself.

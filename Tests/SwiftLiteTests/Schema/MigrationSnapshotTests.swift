@@ -254,6 +254,24 @@ final class MigrationSnapshotTests: SQLiteTestCase {
       .newerFormat(step: "v9", version: 2, supported: 1))
   }
 
+  func testCheckingSnapshotsFindsAModelChangedWithoutANewStep() throws {
+    XCTAssertNoThrow(try todaysMigrator(snapshots: try recordedSnapshots()).checkSnapshots())
+    XCTAssertNoThrow(try todaysMigrator(snapshots: nil).checkSnapshots())
+    var stale = Migrator(snapshots: try recordedSnapshots())
+    stale.registerModels("v1-tables", Folder.self, NoteV1.self)
+    stale.registerModels("v3-notes", NoteV1.self)  // Note went back to `pinned`, no new step
+    let error = thrownError(MigrationSnapshotError.self) { try stale.checkSnapshots() }
+    XCTAssertEqual(error, .modelsChanged(["Note": "v3-notes"]))
+    XCTAssertTrue(
+      error?.description.contains("Note (step \"v3-notes\")") == true,
+      "\(String(describing: error))")
+    var missing = Migrator(snapshots: try MigrationSnapshots())
+    missing.registerModels("v1-tables", Folder.self)
+    XCTAssertEqual(
+      thrownError(MigrationSnapshotError.self) { try missing.checkSnapshots() },
+      .missingSnapshots(["v1-tables"]))
+  }
+
   // MARK: The file
 
   func testTheFileIsSortedPrettyJSONThatReadsBackTheSameSnapshot() throws {
