@@ -5,8 +5,9 @@ import SwiftLite
 /// text, numbers and blobs show exactly as stored (`'2016-07-05'`, `1.5`, `X'00FF'`, `NULL`).
 ///
 /// Rows come in rowid order (primary key order for a `WITHOUT ROWID` table). Tables of
-/// SQLite (`sqlite_*`) are left out, and SwiftLite's own (`swiftlite_*`) unless asked for:
-/// they record when migrations ran.
+/// SQLite (`sqlite_*`) are left out, and SwiftLite's bookkeeping tables
+/// (`swiftlite_migrations`, `swiftlite_schema`) unless asked for: they record when
+/// migrations ran.
 ///
 /// `Sendable` and `Hashable`: a value.
 public struct DatabaseContent: Sendable, Hashable, CustomStringConvertible {
@@ -23,7 +24,7 @@ public struct DatabaseContent: Sendable, Hashable, CustomStringConvertible {
         + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
     ).map { (try $0.get(String.self, at: 0), try $0.get(Bool.self, at: 1)) }
     for (name, withoutRowID) in names
-    where includingBookkeeping || !name.lowercased().hasPrefix("swiftlite_") {
+    where includingBookkeeping || !DatabaseSchema.isBookkeeping(name) {
       let quoted = Self.quote(name)
       var columns: [String] = []
       var key: [(Int, String)] = []

@@ -8,7 +8,8 @@ import SwiftLite
 ///   collation, and whether it is generated or hidden; `AUTOINCREMENT`, `STRICT` and
 ///   `WITHOUT ROWID`; the CHECK constraints of its CREATE statement (normalized SQL, each
 ///   with its column); its foreign keys (columns, parent table and columns, with a parent's
-///   implied columns resolved to its primary key, actions, MATCH). A CHECK-only or a
+///   implied columns resolved to its primary key, actions, MATCH); the expressions of its
+///   generated columns (normalized SQL). A CHECK-only or a
 ///   COLLATE-only difference is a difference. A virtual table is compared by its columns and
 ///   its normalized `CREATE VIRTUAL TABLE` statement.
 /// - **Indexes**, by their table and what they index, not by their name: the columns in
@@ -18,8 +19,9 @@ import SwiftLite
 ///
 /// Normalized SQL ignores spacing, comments, the letter case of keywords and identifiers
 /// and the quotes around identifiers; string literals count exactly. Tables of SQLite
-/// (`sqlite_*`) and of SwiftLite's bookkeeping (`swiftlite_*`) are left out: their content
-/// says how a file got where it is, not where it is.
+/// (`sqlite_*`) and SwiftLite's bookkeeping tables (`swiftlite_migrations`,
+/// `swiftlite_schema`) are left out: their content says how a file got where it is, not
+/// where it is. Any other table is compared, a half-built `swiftlite_new_*` copy included.
 ///
 /// ``description`` is the schema as text, one line per fact, the same lines that
 /// ``differences(from:ignoringColumnOrder:)`` compares.
@@ -59,7 +61,8 @@ public struct DatabaseSchema: Sendable, Hashable, CustomStringConvertible {
     let objects = try db.query(
       "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL"
         + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-        + " AND tbl_name NOT LIKE 'swiftlite\\_%' ESCAPE '\\' ORDER BY name"
+        + " AND tbl_name COLLATE NOCASE NOT IN (?, ?) ORDER BY name",
+      [Migrator.recordTable, AutoMigration.recordTable]
     ).map {
       (
         try $0.get(String.self, at: 0), try $0.get(String.self, at: 1),
@@ -177,6 +180,7 @@ public struct DatabaseSchema: Sendable, Hashable, CustomStringConvertible {
       if try options.get(Bool.self, at: 1) { facts.append("WITHOUT ROWID") }
     }
     facts += SQLText.checks(inCreateTable: sql)
+    facts += SQLText.generatedColumns(inCreateTable: sql)
     facts += try indexes(of: name, in: db)
     facts += try foreignKeys(of: name, in: db)
     return Table(name: name, columns: columns, facts: facts.sorted())
@@ -245,6 +249,11 @@ public struct DatabaseSchema: Sendable, Hashable, CustomStringConvertible {
         + ") REFERENCES " + key.parent.lowercased() + " ("
         + parentColumns.map { $0.lowercased() }.joined(separator: ", ") + ") " + key.actions
     }
+  }
+
+  /// Whether `table` is one of SwiftLite's bookkeeping tables.
+  static func isBookkeeping(_ table: String) -> Bool {
+    [Migrator.recordTable, AutoMigration.recordTable].contains(table.lowercased())
   }
 
   private static func quote(_ name: String) -> String {

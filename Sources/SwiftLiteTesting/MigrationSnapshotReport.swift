@@ -33,7 +33,7 @@ public struct MigrationSnapshotReport: Sendable, Hashable, CustomStringConvertib
       case .recorded(let step, let file, let later):
         var text =
           "recorded the snapshot of model step \"\(step)\" into \(file): review and commit it,"
-          + " then run again without recording."
+          + " then run again without recording (a build copies it into the resources)."
         if !later.isEmpty {
           text +=
             " It was made from today's models, and a later step registers "

@@ -142,14 +142,13 @@ enum SQLText {
     }
   }
 
-  /// The CHECK constraints of a `CREATE TABLE` statement, normalized: `check (<expr>)` for
-  /// a table constraint, `check (<expr>) on <column>` for a column's.
-  static func checks(inCreateTable sql: String) -> [String] {
+  /// The definitions between the outer parentheses of a `CREATE TABLE` statement, split at
+  /// their commas: column definitions and table constraints.
+  static func definitions(inCreateTable sql: String) -> [[Token]] {
     let tokens = tokens(sql)
     guard let open = tokens.firstIndex(where: { $0.kind == .symbol && $0.text == "(" }) else {
       return []
     }
-    // The definitions between the outer parentheses, split at their commas.
     var parts: [[Token]] = [[]]
     var depth = 0
     for token in tokens[(open + 1)...] {
@@ -164,34 +163,63 @@ enum SQLText {
         parts[parts.count - 1].append(token)
       }
     }
+    return parts.filter { !$0.isEmpty }
+  }
+
+  /// Whether a definition is a table constraint rather than a column.
+  private static func isTableConstraint(_ part: [Token]) -> Bool {
+    part[0].kind == .word && !part[0].wasQuoted
+      && ["constraint", "primary", "unique", "check", "foreign"].contains(part[0].text)
+  }
+
+  /// The parenthesized expressions that follow the word `keyword` in `part`, each with
+  /// its parentheses.
+  private static func expressions(after keyword: String, in part: [Token]) -> [[Token]] {
+    var found: [[Token]] = []
+    var index = 0
+    while index < part.count {
+      guard part[index].kind == .word, !part[index].wasQuoted, part[index].text == keyword,
+        index + 1 < part.count, part[index + 1].text == "("
+      else {
+        index += 1
+        continue
+      }
+      var level = 0
+      var end = index + 1
+      while end < part.count {
+        if part[end].kind == .symbol && part[end].text == "(" { level += 1 }
+        if part[end].kind == .symbol && part[end].text == ")" {
+          level -= 1
+          if level == 0 { break }
+        }
+        end += 1
+      }
+      found.append(Array(part[(index + 1)...min(end, part.count - 1)]))
+      index = end + 1
+    }
+    return found
+  }
+
+  /// The CHECK constraints of a `CREATE TABLE` statement, normalized: `check (<expr>)` for
+  /// a table constraint, `check (<expr>) on <column>` for a column's.
+  static func checks(inCreateTable sql: String) -> [String] {
     var checks: [String] = []
-    for part in parts where !part.isEmpty {
-      let isTableConstraint =
-        part[0].kind == .word && !part[0].wasQuoted
-        && ["constraint", "primary", "unique", "check", "foreign"].contains(part[0].text)
-      var index = 0
-      while index < part.count {
-        guard part[index].kind == .word, !part[index].wasQuoted, part[index].text == "check",
-          index + 1 < part.count, part[index + 1].text == "("
-        else {
-          index += 1
-          continue
-        }
-        var level = 0
-        var end = index + 1
-        while end < part.count {
-          if part[end].kind == .symbol && part[end].text == "(" { level += 1 }
-          if part[end].kind == .symbol && part[end].text == ")" {
-            level -= 1
-            if level == 0 { break }
-          }
-          end += 1
-        }
-        let expression = "check " + render(Array(part[(index + 1)...min(end, part.count - 1)]))
-        checks.append(isTableConstraint ? expression : expression + " on " + render([part[0]]))
-        index = end + 1
+    for part in definitions(inCreateTable: sql) {
+      for expression in expressions(after: "check", in: part) {
+        let text = "check " + render(expression)
+        checks.append(isTableConstraint(part) ? text : text + " on " + render([part[0]]))
       }
     }
     return checks.sorted()
+  }
+
+  /// The expressions of the generated columns of a `CREATE TABLE` statement, normalized:
+  /// `generated as (<expr>) on <column>`.
+  static func generatedColumns(inCreateTable sql: String) -> [String] {
+    definitions(inCreateTable: sql).filter { !isTableConstraint($0) }.flatMap { part in
+      expressions(after: "as", in: part).map {
+        "generated as " + render($0) + " on " + render([part[0]])
+      }
+    }.sorted()
   }
 }

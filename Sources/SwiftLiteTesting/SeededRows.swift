@@ -15,13 +15,13 @@ struct SeededRows {
   /// The tables read by ``read(_:)``.
   private var tables: [String: Rows] = [:]
 
-  /// The rows of every table now (SQLite's and SwiftLite's own left out).
+  /// The rows of every table now (SQLite's and SwiftLite's bookkeeping left out).
   static func read(_ db: Connection) throws -> SeededRows {
     var rows = SeededRows()
     let names = try db.query(
       "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table'"
-        + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'swiftlite\\_%' ESCAPE '\\'"
-    ).map { try $0.get(String.self, at: 0) }
+        + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+    ).map { try $0.get(String.self, at: 0) }.filter { !DatabaseSchema.isBookkeeping($0) }
     for name in names {
       let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
       let withoutRowID =

@@ -148,6 +148,30 @@ final class DatabaseSchemaTests: XCTestCase {
       ["virtual: create virtual table doc using fts5(title, body, tokenize = 'porter')"])
   }
 
+  func testGeneratedColumnsAreComparedByTheirExpression() throws {
+    XCTAssertEqual(
+      try differences(
+        "CREATE TABLE item(a INTEGER, b INTEGER GENERATED ALWAYS AS (a * 2) STORED)",
+        "CREATE TABLE item(a INTEGER, b INTEGER AS (a * 3) STORED)"),
+      [
+        SchemaDifference(
+          object: "table item", expected: ["generated as (a * 2) on b"],
+          actual: ["generated as (a * 3) on b"])
+      ])
+  }
+
+  func testSwiftLitesBookkeepingIsLeftOutButAHalfBuiltCopyIsNot() throws {
+    XCTAssertEqual(
+      try differences(
+        "CREATE TABLE item(a)",
+        """
+        CREATE TABLE item(a);
+        CREATE TABLE swiftlite_migrations(name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL);
+        CREATE TABLE swiftlite_new_item(a);
+        """
+      ).map(\.object), ["table swiftlite_new_item"])
+  }
+
   func testTheDescriptionIsTheSchemaAsText() throws {
     let database = try TemporaryDatabase.inMemory()
     try database.connection.execute(
