@@ -38,8 +38,8 @@ import SwiftLite
 /// overwrites a snapshot (a shipped step's shape is history): to re-record a step that has
 /// never shipped, delete its file.
 ///
-/// Not `Sendable` only in that nothing needs it to be; it holds a `Migrator` and a URL.
-public struct MigrationSnapshotCheck {
+/// `Sendable`: a `Migrator` and a URL.
+public struct MigrationSnapshotCheck: Sendable {
   /// The environment variable that asks ``run(record:)`` to record: `1`, `true` or `yes`.
   public static let recordEnvironmentVariable = "SWIFTLITE_RECORD_SNAPSHOTS"
 

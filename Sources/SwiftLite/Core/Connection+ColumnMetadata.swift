@@ -4,6 +4,8 @@ internal import CSQLite
 // its key is AUTOINCREMENT.
 extension Connection {
   /// One column of a table as SQLite's parsed schema holds it.
+  ///
+  /// `Sendable` and `Hashable`: a value copied out of SQLite.
   public struct ColumnMetadata: Sendable, Hashable {
     /// The declared type, as written (`nil` when none was declared).
     public let declaredType: String?
