@@ -38,8 +38,9 @@ public struct MigrationSnapshotReport: Sendable, Hashable, CustomStringConvertib
           text +=
             " It was made from today's models, and a later step registers "
             + later.joined(separator: ", ")
-            + " again: if they changed since this step shipped, edit the file to the shape"
-            + " they had then."
+            + " again: if they changed since this step shipped, write the file from the shape"
+            + " they had then (SchemaSnapshot.Table(recordedIn:table:) reads it from a"
+            + " database file that release made)."
         }
         return text
       case .modelChanged(let table, let step, let file, let changes):

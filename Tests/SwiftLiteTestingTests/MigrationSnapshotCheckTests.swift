@@ -68,7 +68,8 @@ final class MigrationSnapshotCheckTests: XCTestCase {
       .recorded(
         step: "v1-tables", file: scratch.appendingPathComponent("v1-tables.json").path,
         tablesRegisteredLater: ["Note"]))
-    XCTAssertTrue(report.description.contains("edit the file to the shape"), report.description)
+    XCTAssertTrue(
+      report.description.contains("SchemaSnapshot.Table(recordedIn:table:)"), report.description)
   }
 
   func testAModelChangedWithoutANewStepFailsWithWhatChangedAndTheFix() throws {

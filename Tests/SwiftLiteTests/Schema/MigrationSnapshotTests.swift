@@ -225,6 +225,44 @@ final class MigrationSnapshotTests: SQLiteTestCase {
     XCTAssertEqual(try db.dump("Folder"), ["INTEGER:1|TEXT:'Inbox'|TEXT:'kept'|NULL:NULL"])
   }
 
+  func testATableAsAnEarlierReleaseLeftItGivesTheSnapshotThatReleaseRecorded() throws {
+    let release2 = try release2File("release2.sqlite")
+    var release1 = Migrator()
+    release1.registerModels("v1-tables", Folder.self, NoteV1.self)
+    let recorded = try XCTUnwrap(release1.currentModelTables(ofStep: "v1-tables"))
+    let fromFile = [
+      try SchemaSnapshot.Table(recordedIn: release2, table: "Folder"),
+      try SchemaSnapshot.Table(recordedIn: release2, table: "Note"),
+    ]
+    XCTAssertEqual(fromFile.map(\.columns), recorded.map(\.columns))
+    XCTAssertEqual(fromFile.map(\.foreignKeys), recorded.map(\.foreignKeys))
+    XCTAssertEqual(fromFile.map { Set($0.indexes) }, recorded.map { Set($0.indexes) })
+    XCTAssertEqual(
+      fromFile.map { Set($0.createStatements) }, recorded.map { Set($0.createStatements) })
+
+    // Snapshots made that way replay the history as well as those recorded at the time.
+    let migrator = todaysMigrator(
+      snapshots: try MigrationSnapshots([
+        SchemaSnapshot(step: "v1-tables", tables: fromFile),
+        try XCTUnwrap(recordedSnapshots()["v3-notes"]),
+      ]))
+    try migrator.migrate(db)
+    try migrator.migrate(release2)
+    XCTAssertEqual(try schemaText(release2), try schemaText(db))
+    XCTAssertThrowsError(try SchemaSnapshot.Table(recordedIn: db, table: "Nothing"))
+    try release2.close()
+  }
+
+  func testChecksAreReadFromACreateStatementWhateverTheyHoldInside() {
+    XCTAssertEqual(
+      SchemaSnapshot.Table.columnChecks(
+        in: """
+          CREATE TABLE "t" ("a" TEXT CHECK (a IN ('x)', "y(") AND length(a) > 0), b INTEGER \
+          NOT NULL check(b > 0), [c d] TEXT, CHECK (a <> b))
+          """),
+      ["a": "a IN ('x)', \"y(\") AND length(a) > 0", "b": "b > 0"])
+  }
+
   // MARK: Refusals
 
   func testAModelStepWithoutASnapshotIsRefusedBeforeAnythingRuns() throws {
