@@ -11,7 +11,8 @@ import SwiftLite
 ///   check.seed(after: "v1-tables", sql: "INSERT INTO Note (title, pinned) VALUES ('a', 0)")
 ///   check.upgrade(fixture: Bundle.module.url(forResource: "release2", withExtension: "sqlite")!)
 ///   let report = try check.run()
-///   XCTAssertTrue(report.passed, report.description)   // Swift Testing: #expect(report.passed, "\(report)")
+///   XCTAssertTrue(report.passed, report.description)
+///   // Swift Testing: #expect(report.passed, "\(report)")
 /// }
 /// ```
 ///

@@ -10,7 +10,8 @@ import SwiftLite
 ///     AppDatabase.migrator,
 ///     directory: MigrationSnapshotCheck.sourceDirectory("../../Sources/App/MigrationSnapshots"))
 ///   let report = try check.run()   // records when SWIFTLITE_RECORD_SNAPSHOTS=1
-///   XCTAssertTrue(report.passed, report.description)  // Swift Testing: #expect(report.passed, "\(report)")
+///   XCTAssertTrue(report.passed, report.description)
+///   // Swift Testing: #expect(report.passed, "\(report)")
 /// }
 /// ```
 ///

@@ -77,8 +77,8 @@ struct SeededRows {
         }
       } else if current.count < rows.count {
         lines.append(
-          "\(table) has \(current.count) row(s), fewer than the \(rows.count) seeded after \"\(step)\""
-        )
+          "\(table) has \(current.count) row(s), fewer than the \(rows.count) seeded"
+            + " after \"\(step)\"")
       }
     }
     return lines

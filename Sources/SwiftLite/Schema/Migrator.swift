@@ -40,7 +40,9 @@ import Foundation
 /// - **Model steps replay their recorded shape.** A migrator given ``snapshots`` (the
 ///   files `SwiftLiteTesting` records, shipped as a resource) applies, for each model step of
 ///   ``registerModels(_:_:)``, the tables recorded for that step: the shape the models had
-///   when the step was written, with the renames declared then. A fresh install and an
+///   when the step was written, with the renames declared then (a recorded table equal to
+///   its model as compiled now goes through the model, with every check the model path
+///   makes; no other table is taken from today's models). A fresh install and an
 ///   upgrade from any earlier release then run the same history, and an SQL step written
 ///   against an older shape finds that shape. Every model step must have a snapshot: one
 ///   missing makes every method that reads the database throw
@@ -216,8 +218,9 @@ public struct Migrator: Sendable {
   ///
   /// The checks come first, and nothing runs when one fails: duplicate names, an unknown
   /// `target`, a model step without a snapshot (given ``snapshots``), migrations the database
-  /// records but this migrator does not know, an open transaction. A migration already recorded by another connection in the meantime is
-  /// skipped (checked again once its transaction holds the write lock).
+  /// records but this migrator does not know, an open transaction. A migration already
+  /// recorded by another connection in the meantime is skipped (checked again once its
+  /// transaction holds the write lock).
   ///
   /// Model tables already used on this connection are checked against their models again
   /// on their next use.
