@@ -6,6 +6,9 @@ let package = Package(
   products: [
     .library(name: "SwiftLite", targets: ["SwiftLite"]),
     .library(name: "CSQLite", targets: ["CSQLite"]),
+    // For an app's test targets: schema snapshots recorded and checked, migration history
+    // checks, schema comparison, temporary databases.
+    .library(name: "SwiftLiteTesting", targets: ["SwiftLiteTesting"]),
     .executable(name: "UserDAO", targets: ["UserDAO"]),
     .executable(name: "Contacts", targets: ["Contacts"]),
     .executable(name: "PersonStore", targets: ["PersonStore"]),
@@ -27,6 +30,13 @@ let package = Package(
       name: "SwiftLite",
       dependencies: ["CSQLite"],
       path: "Sources/SwiftLite"
+    ),
+
+    // Test support for apps: built on SwiftLite's public API only (no C, no @testable).
+    .target(
+      name: "SwiftLiteTesting",
+      dependencies: ["SwiftLite"],
+      path: "Sources/SwiftLiteTesting"
     ),
 
     // Sample: a hand-written DAO on the trio.
@@ -62,7 +72,9 @@ let package = Package(
       path: "Samples/ExistingDatabase/Main"),
 
     // Sample: grades, classes and people with foreign keys, queries and relations.
-    .target(name: "SchoolSample", dependencies: ["SwiftLite"], path: "Samples/School/Sources"),
+    .target(
+      name: "SchoolSample", dependencies: ["SwiftLite"], path: "Samples/School/Sources",
+      resources: [.copy("MigrationSnapshots")]),
     .executableTarget(name: "School", dependencies: ["SchoolSample"], path: "Samples/School/Main"),
 
     // Benchmarks: SwiftLite against the raw C API in the same process.
@@ -85,9 +97,13 @@ let package = Package(
     .testTarget(
       name: "SwiftLiteTests", dependencies: ["SwiftLite", "CSQLite"], path: "Tests/SwiftLiteTests"),
     .testTarget(
+      name: "SwiftLiteTestingTests", dependencies: ["SwiftLite", "SwiftLiteTesting"],
+      path: "Tests/SwiftLiteTestingTests",
+      resources: [.copy("Fixtures"), .copy("MigrationSnapshots")]),
+    .testTarget(
       name: "SamplesTests",
       dependencies: [
-        "SwiftLite", "UserDAOSample", "ContactsSample", "PersonStoreSample",
+        "SwiftLite", "SwiftLiteTesting", "UserDAOSample", "ContactsSample", "PersonStoreSample",
         "ExistingDatabaseSample", "SchoolSample",
       ],
       path: "Tests/SamplesTests"

@@ -4,7 +4,8 @@
 //   swift Scripts/check-layers.swift [Sources/SwiftLite]
 //
 // Exits 1 and lists each offending file, line and type when a folder names a type of a
-// folder above it.
+// folder above it. The other modules of Sources (SwiftLiteTesting, the generator) are above
+// every layer: they must not call the C API, and each must be a target of Package.swift.
 import Foundation
 
 /// The layers, lowest first.
@@ -139,6 +140,35 @@ for source in sources {
           "\(source.path):\(number + 1): \(layers[source.layer]) names \(name), "
             + "declared in \(layers[level]), a layer above it")
       }
+    }
+  }
+}
+
+// The modules beside SwiftLite (test support, the generator) sit above all its layers: they
+// use its public API and never the C API; and each folder of Sources is a target that
+// Package.swift declares by its path.
+let sourcesFolder = URL(fileURLWithPath: root).deletingLastPathComponent().path
+let manifest =
+  (try? String(
+    contentsOfFile: URL(fileURLWithPath: sourcesFolder).deletingLastPathComponent()
+      .appendingPathComponent("Package.swift").path, encoding: .utf8)) ?? ""
+let modules = ((try? manager.contentsOfDirectory(atPath: sourcesFolder)) ?? []).filter {
+  !$0.hasPrefix(".") && $0 != "CSQLite"
+}.sorted()
+for module in modules {
+  if !manifest.contains("path: \"Sources/\(module)\"") {
+    problems.append(
+      "\(sourcesFolder)/\(module): not a target of Package.swift (path: \"Sources/\(module)\")")
+  }
+  guard module != URL(fileURLWithPath: root).lastPathComponent,
+    let enumerator = manager.enumerator(atPath: sourcesFolder + "/" + module)
+  else { continue }
+  for case let file as String in enumerator where file.hasSuffix(".swift") {
+    let path: String = sourcesFolder + "/" + module + "/" + file
+    let lines = code((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+    for (number, line) in lines.enumerated()
+    where line.contains("sqlite3_") || line.contains("import CSQLite") {
+      problems.append("\(path):\(number + 1): only SwiftLite's Core may call the C API")
     }
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SchoolSample
 import SwiftLite
+import SwiftLiteTesting
 import XCTest
 
 final class SchoolTests: TemporaryDirectoryTestCase {
@@ -24,6 +25,35 @@ final class SchoolTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(Array(second.dropFirst()), Array(first.dropFirst()))
     let db = try Connection(path: path, options: .readOnly)
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM SchoolClass"), 1)
+  }
+
+  /// The snapshots of the model steps are recorded and current: a model changed without a
+  /// new step fails here (SWIFTLITE_RECORD_SNAPSHOTS=1 records a new step's snapshot).
+  func testTheMigrationSnapshotsAreCurrent() throws {
+    let report = try MigrationSnapshotCheck(
+      SchoolDemo.migrator,
+      directory: MigrationSnapshotCheck.sourceDirectory(
+        "../../Samples/School/Sources/MigrationSnapshots")
+    ).run()
+    XCTAssertTrue(report.passed, report.description)
+  }
+
+  /// Every state of the history, with people seeded before the names are trimmed, upgrades
+  /// to the fresh install's schema with every row, names trimmed.
+  func testTheMigrationHistoryReachesOneSchema() throws {
+    var check = MigrationHistoryCheck(try SchoolDemo.migrator)
+    check.seed(
+      after: "v1-tables",
+      sql: "INSERT INTO Grade (name) VALUES ('Grade 1'); INSERT INTO Person (name) VALUES (' Ann ')"
+    )
+    check.verify { db in
+      let untrimmed = try db.scalar(
+        Int.self, "SELECT count(*) FROM Person WHERE name <> trim(name)")
+      XCTAssertEqual(untrimmed, 0)
+    }
+    let report = try check.run()
+    XCTAssertTrue(report.passed, report.description)
+    XCTAssertEqual(report.snapshotDifferences, ["v1-tables": []])
   }
 
   func testTheExecutableRunsTwice() throws {

@@ -17,13 +17,32 @@ public struct SchoolDemo {
   /// step of data written in SQL. A schema change to a table the models manage belongs in
   /// the model (an index in `indexes`, say): SQL that changes such a table behind the
   /// model's back would be undone by the model's next migration.
-  static var migrator: Migrator {
-    var migrator = Migrator()
-    migrator.registerModels("v1-tables", Grade.self, Person.self, SchoolClass.self)
-    migrator.register("v2-trim-names") { db in
-      try db.run("UPDATE Person SET name = trim(name) WHERE name <> trim(name)")
+  ///
+  /// Each model step applies the shape recorded for it in `MigrationSnapshots/` (shipped as
+  /// a resource, recorded by the sample's tests), so a fresh install and an upgrade run the
+  /// same history whatever the models become.
+  /// - Throws: ``MigrationSnapshotError`` if the shipped snapshots cannot be read.
+  public static var migrator: Migrator {
+    get throws {
+      var migrator = try Migrator(snapshots: snapshotFolder)
+      migrator.registerModels("v1-tables", Grade.self, Person.self, SchoolClass.self)
+      migrator.register("v2-trim-names") { db in
+        try db.run("UPDATE Person SET name = trim(name) WHERE name <> trim(name)")
+      }
+      return migrator
     }
-    return migrator
+  }
+
+  /// The schema snapshots the sample ships.
+  private static var snapshotFolder: URL {
+    get throws {
+      guard let url = Bundle.module.url(forResource: "MigrationSnapshots", withExtension: nil)
+      else {
+        throw MigrationSnapshotError.unreadable(
+          file: "MigrationSnapshots", reason: "the sample's resource folder is missing")
+      }
+      return url
+    }
   }
 
   /// Runs the demo; the file may hold an earlier run's data, which is replaced.

@@ -34,7 +34,9 @@ public struct ForeignKey: Sendable, Hashable {
   }
 
   /// SQLite's foreign key actions. See <https://sqlite.org/foreignkeys.html#fk_actions>.
-  public enum Action: String, Sendable, Hashable {
+  ///
+  /// `Codable` as its SQL words (`"CASCADE"`), as schema snapshots record it.
+  public enum Action: String, Sendable, Hashable, Codable {
     /// `NO ACTION`.
     case noAction = "NO ACTION"
     /// `RESTRICT`.

@@ -41,6 +41,40 @@ extension AutoMigration {
     }
   }
 
+  /// Brings the table of a recorded schema (a model step's snapshot) in line with it, as
+  /// ``migrate(_:table:in:)`` does for a model: plans, then plans again and applies inside
+  /// one write transaction. A table adopted before keeps what it has that the snapshot does
+  /// not declare, and is not rebuilt over clauses SQLite cannot report.
+  /// - Returns: the plan that was applied (empty when nothing was needed).
+  /// - Throws: ``MigrationError`` or `SQLiteError`; nothing changes then.
+  @discardableResult
+  static func migrate(to table: SchemaSnapshot.Table, in db: Connection) throws -> MigrationPlan {
+    let makePlan = { (db: Connection) throws -> MigrationPlan in
+      var desired = table.schema
+      let adopted = try isAdopted(desired.name, in: db)
+      var kept: [String] = []
+      if adopted, let stored = try SchemaInspector(db).schema(of: desired.name) {
+        (desired, kept) = desired.keeping(
+          stored, droppable: Set(table.droppableColumns), renamed: table.renamedColumns)
+      }
+      var plan = try plan(
+        to: desired, renamed: table.renamedColumns, droppable: Set(table.droppableColumns),
+        lossy: Set(table.lossyConvertibleColumns), in: db)
+      if adopted {
+        plan.kept = kept
+        let (clauses, sql) = try unreportedClauses(of: plan.table, in: db)
+        if plan.strategy == .rebuild, !clauses.isEmpty {
+          throw MigrationError.rebuildWouldDropConstraints(
+            table: plan.table, clauses: clauses, sql: sql)
+        }
+      }
+      return plan
+    }
+    let first = try makePlan(db)
+    guard !first.isEmpty else { return first }
+    return try run(expecting: first.strategy, table: first.table, in: db, plan: makePlan)
+  }
+
   /// Runs the plan `makePlan` returns inside one write transaction, with foreign keys
   /// paused beforehand when the `expected` strategy is a rebuild and no transaction is open.
   private static func run(

@@ -38,6 +38,23 @@ import Foundation
 ///   ``pendingMigrations(_:)-(Connection)`` do not create ``recordTable``; the first
 ///   migration applied does, in its own transaction.
 ///
+/// - **Model steps replay their recorded shape.** A migrator given ``snapshots`` (the
+///   files `SwiftLiteTesting` records, shipped as a resource) applies, for each model step of
+///   ``registerModels(_:_:)``, the tables recorded for that step: the shape the models had
+///   when the step was written, with the renames declared then (a recorded table equal to
+///   its model as compiled now goes through the model, with every check the model path
+///   makes; no other table is taken from today's models). A fresh install and an
+///   upgrade from any earlier release then run the same history, and an SQL step written
+///   against an older shape finds that shape. Every model step must have a snapshot: one
+///   missing makes every method that reads the database throw
+///   ``MigrationSnapshotError/missingSnapshots(_:)`` before anything runs. Without snapshots
+///   (`snapshots == nil`, as before they existed), a model step applies the models as
+///   compiled now, so its result depends on the app's version: keep that only for a history
+///   where each model appears in one step, or each step has its own model type. A model that
+///   changed without a new step is reported by ``checkSnapshots()`` (call it in debug
+///   builds) and by `SwiftLiteTesting` in tests; at run time its first write migrates its
+///   table as for any model (unless automatic migration is off).
+///
 /// A migration closure receives the connection inside the migration's transaction. It may
 /// use savepoints but must not begin, commit or roll back a transaction itself.
 ///
@@ -62,16 +79,38 @@ public struct Migrator: Sendable {
   /// `applied_at` being an ISO-8601 UTC time.
   public static let recordTable = "swiftlite_migrations"
 
-  private struct Migration: Sendable {
+  /// One registered migration.
+  struct Migration: Sendable {
     let name: String
     let foreignKeyChecks: ForeignKeyChecks
     let body: @Sendable (Connection) throws -> Void
+    /// For a model step: its models, in order.
+    var models: [StepModel]?
   }
 
-  private var migrations: [Migration] = []
+  /// The registered migrations, in registration order.
+  private(set) var migrations: [Migration] = []
 
-  /// A migrator with no migrations.
+  /// The recorded shapes of the model steps, which the migrator applies instead of the
+  /// models as compiled now; `nil` (the default) to apply the models as compiled now.
+  public var snapshots: MigrationSnapshots?
+
+  /// A migrator with no migrations and no snapshots: its model steps apply the models as
+  /// compiled now.
   public init() {}
+
+  /// A migrator with no migrations yet, whose model steps apply the shapes recorded in
+  /// `snapshots`.
+  public init(snapshots: MigrationSnapshots) {
+    self.snapshots = snapshots
+  }
+
+  /// A migrator with no migrations yet, whose model steps apply the shapes recorded in the
+  /// snapshot files of `directory` (see ``MigrationSnapshots/init(directory:)``).
+  /// - Throws: ``MigrationSnapshotError`` for a file that is not a snapshot.
+  public init(snapshots directory: URL) throws {
+    self.snapshots = try MigrationSnapshots(directory: directory)
+  }
 
   /// The names of the registered migrations, in registration order.
   public var names: [String] { migrations.map(\.name) }
@@ -98,6 +137,15 @@ public struct Migrator: Sendable {
     migrations.append(Migration(name: name, foreignKeyChecks: foreignKeyChecks, body: migrate))
   }
 
+  /// Registers a model step of `models`, in order.
+  private mutating func registerModelStep(_ name: String, _ models: [StepModel]) {
+    var migration = Migration(name: name, foreignKeyChecks: .deferred) { db in
+      for model in models { try model.migrate(db) }
+    }
+    migration.models = models
+    migrations.append(migration)
+  }
+
   #if compiler(>=6.2)
     /// Registers a migration that creates the tables of `models`, or migrates them to match
     /// the models (as ``Connection/migrate(_:target:)`` does), in the order given.
@@ -105,19 +153,20 @@ public struct Migrator: Sendable {
     /// ```swift
     /// migrator.registerModels("v2", Person.self, Pet.self)
     /// ```
-    /// A model migration brings the table to the model *as compiled now*: an early migration
-    /// naming a model creates its current shape, and a later one naming it again finds
-    /// nothing to do. To evolve a table step by step, give each step a type of its own with
-    /// the same ``Model/tableName``, or use SQL.
+    /// With ``snapshots``, the step applies the tables recorded for it: the shape the models
+    /// had when the step was written, whatever they are now. Without, it brings the tables
+    /// to the models *as compiled now*: an early step naming a model creates its current
+    /// shape, and a later one naming it again finds nothing to do, so an SQL step between
+    /// them written against the older shape fails on a fresh install.
     /// - Parameters:
     ///   - name: as for ``register(_:foreignKeyChecks:_:)``.
     ///   - models: the model types, whose tables are created or migrated in this order.
     public mutating func registerModels<each M: Model & SendableMetatype>(
       _ name: String, _ models: repeat (each M).Type
     ) {
-      register(name) { db in
-        repeat try Self.migrateTable(of: (each M).self, in: db)
-      }
+      var entries: [StepModel] = []
+      repeat entries.append(StepModel((each M).self))
+      registerModelStep(name, entries)
     }
   #else
     /// Registers a migration that creates the tables of `models`, or migrates them to match
@@ -128,9 +177,9 @@ public struct Migrator: Sendable {
     public mutating func registerModels<each M: Model>(
       _ name: String, _ models: repeat (each M).Type
     ) {
-      register(name) { db in
-        repeat try Self.migrateTable(of: (each M).self, in: db)
-      }
+      var entries: [StepModel] = []
+      repeat entries.append(StepModel((each M).self))
+      registerModelStep(name, entries)
     }
   #endif
 
@@ -151,7 +200,8 @@ public struct Migrator: Sendable {
   /// ``migrate(_:upTo:)-(Connection,_)`` would apply them. Writes nothing.
   /// - Throws: ``MigratorError/duplicateName(_:)``,
   ///   ``MigratorError/unknownAppliedMigrations(_:)`` (the database is ahead of this app),
-  ///   `SQLiteError` if reading fails.
+  ///   ``MigrationSnapshotError/missingSnapshots(_:)`` (with ``snapshots``, a model step has
+  ///   none), `SQLiteError` if reading fails.
   public func pendingMigrations(_ db: Connection) throws -> [String] {
     try pending(db, upTo: nil).map(\.name)
   }
@@ -168,9 +218,10 @@ public struct Migrator: Sendable {
   /// transaction, recording each by name when it commits.
   ///
   /// The checks come first, and nothing runs when one fails: duplicate names, an unknown
-  /// `target`, migrations the database records but this migrator does not know, an open
-  /// transaction. A migration already recorded by another connection in the meantime is
-  /// skipped (checked again once its transaction holds the write lock).
+  /// `target`, a model step without a snapshot (given ``snapshots``), migrations the database
+  /// records but this migrator does not know, an open transaction. A migration already
+  /// recorded by another connection in the meantime is skipped (checked again once its
+  /// transaction holds the write lock).
   ///
   /// Model tables already used on this connection are checked against their models again
   /// on their next use.
@@ -180,7 +231,8 @@ public struct Migrator: Sendable {
   ///     `nil` for all. Useful to test an upgrade path from an older schema.
   /// - Returns: the names of the migrations applied by this call, in order.
   /// - Throws: ``MigratorError``: `duplicateName`, `unknownTarget`, `unknownAppliedMigrations`
-  ///   or `insideTransaction` with nothing changed; `migrationFailed` (wrapping what the
+  ///   or `insideTransaction` with nothing changed (and ``MigrationSnapshotError`` when a
+  ///   model step has no snapshot); `migrationFailed` (wrapping what the
   ///   migration or SQLite threw) or `foreignKeyViolation` when a migration was rolled back,
   ///   the earlier ones of the call staying applied. `SQLiteError` when reading the state or
   ///   setting `PRAGMA foreign_keys` fails.
@@ -216,6 +268,10 @@ public struct Migrator: Sendable {
       }
       candidates = migrations[...last]
     }
+    if let snapshots {
+      let missing = migrations.filter { $0.models != nil && snapshots[$0.name] == nil }
+      if !missing.isEmpty { throw MigrationSnapshotError.missingSnapshots(missing.map(\.name)) }
+    }
     let applied = try appliedMigrations(db)
     let unknown = applied.filter { !seen.contains(ExactText($0)) }
     if !unknown.isEmpty { throw MigratorError.unknownAppliedMigrations(unknown) }
@@ -244,7 +300,7 @@ public struct Migrator: Sendable {
         // they stay managed (their CREATE statements are recorded again afterwards).
         let managed = try AutoMigration.managedTables(in: db)
         do {
-          try migration.body(db)
+          try run(migration, in: db)
           guard db.isInTransaction else {
             throw SQLiteError.misuse(
               "the migration ended its transaction (COMMIT or ROLLBACK); use savepoints")
@@ -268,10 +324,6 @@ public struct Migrator: Sendable {
     }
     if pauses { try db.setForeignKeysEnabled(true) }
     return ran
-  }
-
-  private static func migrateTable<M: Model>(of model: M.Type, in db: Connection) throws {
-    try AutoMigration.migrate(model, in: db)
   }
 
   private static let createRecordTableSQL =

@@ -1,0 +1,94 @@
+// Model steps and their snapshots: what a model step registers, what it would record now,
+// and what it applies given snapshots.
+extension Migrator {
+  /// One model of a model step: its table as compiled now, and the migration to it.
+  struct StepModel: Sendable {
+    /// The model's table as compiled now, with its renames and permissions.
+    let table: @Sendable () throws -> SchemaSnapshot.Table
+    /// Creates or migrates the model's table to the model as compiled now.
+    let migrate: @Sendable (Connection) throws -> Void
+
+    #if compiler(>=6.2)
+      init<M: Model & SendableMetatype>(_ model: M.Type) {
+        table = { try SchemaSnapshot.Table(model: M.self) }
+        migrate = { db in try AutoMigration.migrate(M.self, in: db) }
+      }
+    #else
+      init<M: Model>(_ model: M.Type) {
+        table = { try SchemaSnapshot.Table(model: M.self) }
+        migrate = { db in try AutoMigration.migrate(M.self, in: db) }
+      }
+    #endif
+  }
+
+  /// The names of the model steps (those of ``registerModels(_:_:)``), in registration order.
+  public var modelStepNames: [String] {
+    migrations.filter { $0.models != nil }.map(\.name)
+  }
+
+  /// The tables of the model step `step` as its models are compiled *now*, or `nil` when
+  /// `step` is not a model step. For recording and checking snapshots in tests
+  /// (`SwiftLiteTesting`); a migrator with ``snapshots`` applies a recorded table, and goes
+  /// through the model only where the two are equal.
+  /// - Throws: ``ModelError`` when a model cannot be mapped.
+  public func currentModelTables(ofStep step: String) throws -> [SchemaSnapshot.Table]? {
+    try migrations.first { $0.name == step }?.models?.map { try $0.table() }
+  }
+
+  /// Checks, without touching any database, that every model step has a snapshot and that
+  /// each model as compiled now equals the snapshot of the last step that registers its
+  /// table. For an app's debug builds, which a library cannot tell from release builds:
+  ///
+  /// ```swift
+  /// #if DEBUG
+  ///   try migrator.checkSnapshots()  // a model changed without a new step: stop here
+  /// #endif
+  /// ```
+  ///
+  /// `SwiftLiteTesting`'s `MigrationSnapshotCheck` makes the same check in tests, with
+  /// each difference spelled out, and records snapshots. A migrator without ``snapshots``
+  /// passes.
+  /// - Throws: ``MigrationSnapshotError/missingSnapshots(_:)``,
+  ///   ``MigrationSnapshotError/modelsChanged(_:)``; ``ModelError`` when a model cannot be
+  ///   mapped.
+  public func checkSnapshots() throws {
+    guard let snapshots else { return }
+    let missing = modelStepNames.filter { snapshots[$0] == nil }
+    if !missing.isEmpty { throw MigrationSnapshotError.missingSnapshots(missing) }
+    var last: [String: (step: String, table: SchemaSnapshot.Table)] = [:]
+    for step in modelStepNames {
+      for table in try currentModelTables(ofStep: step) ?? [] {
+        last[table.name.lowercased()] = (step, table)
+      }
+    }
+    var changed: [String: String] = [:]
+    for (_, entry) in last {
+      let recorded = snapshots[entry.step]?.tables.first {
+        $0.name.lowercased() == entry.table.name.lowercased()
+      }
+      if recorded?.schema != entry.table.schema { changed[entry.table.name] = entry.step }
+    }
+    if !changed.isEmpty { throw MigrationSnapshotError.modelsChanged(changed) }
+  }
+
+  /// Runs a migration's work. A model step given snapshots applies each table its snapshot
+  /// records: through the model when the model as compiled now has exactly that table (so
+  /// everything the model path checks, such as decoding every row after a change of Swift
+  /// type, still happens), else from the recorded table alone.
+  func run(_ migration: Migration, in db: Connection) throws {
+    guard let models = migration.models, let snapshots else {
+      try migration.body(db)
+      return
+    }
+    guard let snapshot = snapshots[migration.name] else {
+      throw MigrationSnapshotError.missingSnapshots([migration.name])
+    }
+    for recorded in snapshot.tables {
+      if let model = models.first(where: { (try? $0.table()) == recorded }) {
+        try model.migrate(db)
+      } else {
+        try AutoMigration.migrate(to: recorded, in: db)
+      }
+    }
+  }
+}
