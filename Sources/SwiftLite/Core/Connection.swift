@@ -130,7 +130,7 @@ public final class Connection {
       try setForeignKeysEnabled(options.foreignKeys)
       if let mode = options.journalMode {
         try setJournalMode(mode)
-      } else if options.synchronous == nil, try journalMode() == .wal {
+      } else if options.synchronous == nil, try isInWALMode() {
         try setSynchronous(.normal)
       }
       if let level = options.synchronous { try setSynchronous(level) }
@@ -320,6 +320,14 @@ public final class Connection {
       }
     }
     return try body()
+  }
+
+  /// Whether the file is in WAL mode, read without keeping the statement in the cache
+  /// (opening leaves the cache empty).
+  private func isInWALMode() throws -> Bool {
+    let statement = try prepare("PRAGMA journal_mode")
+    guard try statement.step() else { return false }
+    return try statement.row.get(String.self, at: 0).lowercased() == "wal"
   }
 
   /// The journal mode now in force.

@@ -70,8 +70,17 @@ public struct FullTextQuery: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// An FTS5 string: in double quotes, a quote inside doubled. Inside one, FTS5 reads no
-  /// syntax at all.
+  /// syntax at all. Quotes are found scalar by scalar, as FTS5 reads them: a quote followed
+  /// by a combining mark is one Swift `Character` that is not `"`, and searching by
+  /// characters left it undoubled (the fuzzer found it).
   private static func quote(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    var result = String.UnicodeScalarView()
+    result.append("\"")
+    for scalar in text.unicodeScalars {
+      result.append(scalar)
+      if scalar == "\"" { result.append(scalar) }
+    }
+    result.append("\"")
+    return String(result)
   }
 }

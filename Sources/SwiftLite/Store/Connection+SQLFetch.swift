@@ -23,9 +23,11 @@ extension Connection {
           statement, columns: Self.columns(of: mapped, statement), as: T.self)
       }
       let decoder = RowDecoder(ignoredProperties: Self.ignored(T.self), readingInPlace: statement)
-      let row = statement.row
       var records: [T] = []
-      while try statement.step() { records.append(try decoder.decode(T.self, from: row)) }
+      // A row per step: a row made at an earlier step can no longer read.
+      while try statement.step() {
+        records.append(try decoder.decode(T.self, from: statement.row))
+      }
       return records
     }
   }
@@ -57,9 +59,8 @@ extension Connection {
   public func fetchAll<T: SQLiteValueConvertible>(_ type: T.Type, _ sql: SQL) throws -> [T] {
     try withCachedStatement(sql.text, sql.statementArguments) { statement in
       guard statement.columnCount > 0 else { return [] }
-      let row = statement.row
       var values: [T] = []
-      while try statement.step() { values.append(try row.get(T.self, at: 0)) }
+      while try statement.step() { values.append(try statement.row.get(T.self, at: 0)) }
       return values
     }
   }
@@ -82,16 +83,19 @@ extension Connection {
     _ sql: SQL, as type: T.Type, _ body: (T, Row) throws -> Void
   ) throws {
     try withCachedStatement(sql.text, sql.statementArguments) { statement in
-      let row = statement.row
       if let mapped = T.self as? any RowMapped.Type {
         let columns = Self.columns(of: mapped, statement)
         while try statement.step() {
+          let row = statement.row
           try body(try mapped.readRow(row, columns: columns, as: T.self), row)
         }
         return
       }
       let decoder = RowDecoder(ignoredProperties: Self.ignored(T.self), readingInPlace: statement)
-      while try statement.step() { try body(try decoder.decode(T.self, from: row), row) }
+      while try statement.step() {
+        let row = statement.row
+        try body(try decoder.decode(T.self, from: row), row)
+      }
     }
   }
 

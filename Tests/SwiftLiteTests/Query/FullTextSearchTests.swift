@@ -92,6 +92,22 @@ final class FullTextSearchTests: SQLiteTestCase {
   /// A NUL in a user's text separates words, in every factory, and so does every other
   /// control character: FTS5 reads the query as a C string, where a NUL inside a quoted
   /// word ended the query ("unterminated string").
+  /// Found by the FTS fuzzer: a quote followed by a combining mark is one Swift `Character`,
+  /// which a search by characters did not double, leaving the query unterminated.
+  func testAQuoteFollowedByACombiningMarkIsDoubled() throws {
+    try db.createFullTextIndex(index)
+    try db.save([Article(id: 1, title: "plain", body: "one")])
+    for input in ["\"\u{0610}", "\"\"\"\u{0610}x", "a\"\u{301}b", "\"\u{0610}\u{7F}\"\u{0610}"] {
+      for query in [
+        FullTextQuery.allWords(in: input), .anyWord(in: input), .phrase(input),
+        .prefixes(in: input),
+      ] {
+        XCTAssertEqual(query.text.unicodeScalars.filter { $0 == "\"" }.count % 2, 0, query.text)
+        XCTAssertNoThrow(try titles(query), "\(input.debugDescription) -> \(query.text)")
+      }
+    }
+  }
+
   func testANulOrAControlCharacterInUserTextSeparatesWords() throws {
     try db.createFullTextIndex(index)
     try db.save([

@@ -259,7 +259,8 @@ final class MigrationSnapshotTests: SQLiteTestCase {
         in: """
           CREATE TABLE "t" ("a" TEXT CHECK (a IN ('x)', "y(") AND length(a) > 0), b INTEGER \
           NOT NULL check(b > 0), [c d] TEXT, CHECK (a <> b))
-          """),
+          """
+      ).reduce(into: [String: String]()) { $0[$1.key.string] = $1.value },
       ["a": "a IN ('x)', \"y(\") AND length(a) > 0", "b": "b > 0"])
   }
 

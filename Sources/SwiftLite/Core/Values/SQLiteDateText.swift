@@ -127,6 +127,9 @@ enum SQLiteDateText {
             position += 1
           }
           seconds += fraction / scale
+          // Past about 308 digits both overflow and the quotient is NaN, for which SQLite
+          // answers NULL: no date.
+          guard seconds.isFinite else { return nil }
         }
       }
       while isSpace(byte(position)) { position += 1 }
