@@ -4,6 +4,9 @@
 # .build/fuzz/crash-<target>-*; turn each into a regression test.
 #
 #   Scripts/fuzz.sh [seconds per target, default 20] [targets, default: date fts sql decoder]
+#
+# With FUZZ_RUNS=N each target runs N inputs from seed 1 instead (what CI does, so that a
+# run is the same on every machine).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${1:-20}"
@@ -24,7 +27,8 @@ for target in "${targets[@]}"; do
   corpus="$out/corpus-$target"
   mkdir -p "$corpus"
   echo "== $target for ${seconds}s"
-  SWIFTLITE_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -max_len=512 \
+  if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS" -seed=1); else limit=(-max_total_time="$seconds"); fi
+  SWIFTLITE_FUZZ_TARGET="$target" "$binary" "${limit[@]}" -max_len=512 \
     -artifact_prefix="$out/crash-$target-" -print_final_stats=1 "$corpus" 2>"$out/$target.log" \
     || { tail -40 "$out/$target.log"; echo "== $target found a failure: $out/crash-$target-*"; exit 1; }
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$target.log" | tr '\n' ' '

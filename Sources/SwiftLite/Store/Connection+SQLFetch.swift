@@ -34,7 +34,7 @@ extension Connection {
 
   /// The first row of a query decoded as `T`, or `nil` when there is none (the other rows
   /// are not read: add `LIMIT 1` when the query could return many).
-  /// - Throws: as ``fetchAll(_:_:)-(T.Type,SQL)``.
+  /// - Throws: as `fetchAll(_:_:)`.
   public func fetchOne<T: Decodable>(_ type: T.Type, _ sql: SQL) throws -> T? {
     try withCachedStatement(sql.text, sql.statementArguments) { statement in
       if let mapped = T.self as? any RowMapped.Type {
@@ -48,7 +48,7 @@ extension Connection {
   }
 
   /// The first column of every row of a query, as `T`: the array form of
-  /// ``scalar(_:_:)-(T.Type,SQL)``.
+  /// `scalar(_:_:)`.
   ///
   /// ```swift
   /// let titles = try db.fetchAll(String.self, "SELECT title FROM note ORDER BY title")
@@ -77,7 +77,7 @@ extension Connection {
   /// ```
   /// Nothing is kept between rows: the row is valid inside `body` only (copy what you keep
   /// with ``Row/copy()``), and the stream cannot outlive the call.
-  /// - Throws: as ``fetchAll(_:_:)-(T.Type,SQL)``, or what `body` throws (the statement
+  /// - Throws: as `fetchAll(_:_:)`, or what `body` throws (the statement
   ///   stops there).
   public func forEachRow<T: Decodable>(
     _ sql: SQL, as type: T.Type, _ body: (T, Row) throws -> Void

@@ -1,8 +1,8 @@
 // Records and values from your own SQL through a queue or a pool: each call is one read
 // (one snapshot), as `read { db in try db.fetchAll(...) }` is.
 extension DatabaseAccess {
-  /// The rows of a query decoded as `T`, in one read (see ``Connection/fetchAll(_:_:)-(T.Type,SQL)``).
-  /// - Throws: as ``Connection/fetchAll(_:_:)-(T.Type,SQL)``, and as ``read(_:)-(Connection)``.
+  /// The rows of a query decoded as `T`, in one read (see `Connection.fetchAll(_:_:)`).
+  /// - Throws: as `Connection.fetchAll(_:_:)`, and as `read(_:)`.
   @_disfavoredOverload
   public func fetchAll<T: Decodable>(_ type: T.Type, _ sql: SQL) throws -> [T] {
     try read { db in try db.fetchAll(type, sql) }
@@ -15,12 +15,12 @@ extension DatabaseAccess {
   }
 
   /// The first column of every row of a query as `T`, in one read.
-  /// - Throws: as ``Connection/fetchAll(_:_:)-(T.Type,SQL)``.
+  /// - Throws: as `Connection.fetchAll(_:_:)`.
   public func fetchAll<T: SQLiteValueConvertible>(_ type: T.Type, _ sql: SQL) throws -> [T] {
     try read { db in try db.fetchAll(type, sql) }
   }
 
-  /// Like ``fetchAll(_:_:)-(T.Type,SQL)``, suspending the task instead of blocking it.
+  /// Like `fetchAll(_:_:)`, suspending the task instead of blocking it.
   /// - Throws: as the blocking form.
   @_disfavoredOverload
   public func fetchAll<T: Decodable & Sendable>(_ type: T.Type, _ sql: SQL) async throws -> [T] {
@@ -49,14 +49,14 @@ extension Repository {
   /// ```swift
   /// let pinned = try notes.fetchAll("SELECT * FROM note WHERE isPinned ORDER BY title")
   /// ```
-  /// - Throws: as ``Connection/fetchAll(_:_:)-(T.Type,SQL)``.
+  /// - Throws: as `Connection.fetchAll(_:_:)`.
   public func fetchAll(_ sql: SQL) throws -> [M] {
     try database.read { db in try db.fetchAll(M.self, sql) }
   }
 }
 
 extension Repository where M: Sendable {
-  /// Like ``fetchAll(_:)-(SQL)``, suspending the task instead of blocking it.
+  /// Like `fetchAll(_:)`, suspending the task instead of blocking it.
   /// - Throws: as the blocking form.
   public func fetchAll(_ sql: SQL) async throws -> [M] {
     try await database.read { db in try db.fetchAll(M.self, sql) }
