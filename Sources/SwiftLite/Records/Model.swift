@@ -54,6 +54,13 @@ public protocol Model: Codable {
   /// Foreign keys to other tables. Default: none.
   static var foreignKeys: [ForeignKey] { get }
 
+  /// FTS5 full-text indexes over text columns of the table, each declared with
+  /// `FullTextIndex(Self.self, columns: [...])`. They belong to the table: created with it,
+  /// and recreated against the new columns, in the same transaction, by every migration
+  /// that renames or removes an indexed column, rebuilds the table or changes the index.
+  /// Default: none.
+  static var fullTextIndexes: [FullTextIndex] { get }
+
   /// Columns that migration may drop even though they still hold values. Default: none
   /// (dropping a column with data is refused with ``MigrationError``).
   static var droppableColumns: Set<String> { get }
@@ -96,6 +103,8 @@ extension Model {
   public static var indexes: [TableIndex] { [] }
   /// None.
   public static var foreignKeys: [ForeignKey] { [] }
+  /// None.
+  public static var fullTextIndexes: [FullTextIndex] { [] }
   /// None.
   public static var droppableColumns: Set<String> { [] }
   /// None.
