@@ -44,6 +44,14 @@ private struct Article: Model {
   ]
 }
 
+/// One table per chat, each with its own index.
+private struct Message: Model {
+  var id: Int64?
+  var text: String
+  static let primaryKey = ["id"]
+  static let fullTextIndexes = [FullTextIndex(Message.self, columns: ["text"])]
+}
+
 private struct Plain: Model {
   var id: Int64?
   var text: String
@@ -224,5 +232,15 @@ final class RankedSearchTests: SQLiteTestCase {
     }
     XCTAssertEqual(page.count, 10)
     XCTAssertTrue(page.allSatisfy { $0.snippets[1]?.hasPrefix("<b>Garden</b> ") == true })
+  }
+
+  func testEachPerTargetTableHasItsOwnIndex() throws {
+    try db.save(Message(id: 1, text: "hello from a"), target: "a")
+    try db.save(Message(id: 1, text: "hello from b"), target: "b")
+    XCTAssertNotNil(try db.storedSQL("Message_a_fts"))
+    XCTAssertNotNil(try db.storedSQL("Message_b_fts_au"))
+    let hits = try Message.all(target: "b").matching(.allWords(in: "hello")).fetchHits(db)
+    XCTAssertEqual(hits.map(\.model.text), ["hello from b"])
+    XCTAssertEqual(try Message.all(target: "a").matching(.allWords(in: "b")).fetchCount(db), 0)
   }
 }
