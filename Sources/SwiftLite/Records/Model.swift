@@ -58,6 +58,8 @@ public protocol Model: Codable {
   /// `FullTextIndex(Self.self, columns: [...])`. They belong to the table: created with it,
   /// and recreated against the new columns, in the same transaction, by every migration
   /// that renames or removes an indexed column, rebuilds the table or changes the index.
+  /// Indexes stay where a declaration is removed (drop one with `dropFullTextIndex(_:)`), and
+  /// a table SwiftLite does not manage gets none (make them with `createFullTextIndex(_:)`).
   /// Default: none.
   static var fullTextIndexes: [FullTextIndex] { get }
 
