@@ -200,6 +200,19 @@ final class FullTextIndexMigrationTests: ModelTestCase {
     try migrator.migrate(db)
     XCTAssertEqual(try ids(NoteV2.self, "tulips", db), [1])
     assertIndexMatchesContent(db)
+
+    // The index and its triggers are those a fresh table of the last shape gets.
+    func fullTextSchema(_ db: Connection) throws -> [String] {
+      try db.query(
+        "SELECT type || ' ' || name || ' ' || sql FROM sqlite_schema WHERE name LIKE 'Note_fts%'"
+          + " AND sql IS NOT NULL ORDER BY name"
+      ).map { try $0.get(String.self, at: 0) }
+    }
+    let fresh = try Connection(path: path("fresh.sqlite"))
+    try fresh.createTable(for: NoteV2.self)
+    XCTAssertEqual(try fullTextSchema(db), try fullTextSchema(fresh))
+    XCTAssertEqual(
+      try fullTextSchema(fresh).count, 8, "the FTS5 table, 4 shadow tables, 3 triggers")
   }
 
   /// The update trigger is `AFTER UPDATE OF` the indexed columns and the key: a change of
