@@ -6,8 +6,16 @@ extension ModelQuery: SubqueryRendering {
 
   /// The condition of every filter, joined by AND, or `nil` without filters. Without
   /// groups, the HAVING conditions are per-row conditions too.
-  private var condition: SQLExpression? {
-    let conditions = grouping.isEmpty ? filters + havingConditions : filters
+  /// The full-text match is one of them unless the statement joins it (`joinsMatch`).
+  private func condition(in context: SQLContext, joinsMatch: Bool) throws -> SQLExpression? {
+    var conditions = grouping.isEmpty ? filters + havingConditions : filters
+    if !joinsMatch,
+      let match = try fullTextCondition(
+        qualifier: context.qualifier.isEmpty
+          ? context.mapping?.table ?? tableName : context.qualifier)
+    {
+      conditions.insert(match, at: 0)
+    }
     guard var result = conditions.first else { return nil }
     for filter in conditions.dropFirst() { result = result && filter }
     return result
@@ -47,13 +55,19 @@ extension ModelQuery: SubqueryRendering {
       sql.text += " FROM " + SQLIdentifier.quote(context.mapping?.table ?? tableName)
       if let alias { sql.text += " AS " + SQLIdentifier.quote(alias) }
     }
-    try appendClauses(to: &sql, in: context)
+    let join = try fullTextJoin(qualifier: alias ?? context.mapping?.table ?? tableName)
+    if let join { sql.append(join) }
+    try appendClauses(to: &sql, in: context, joinsMatch: join != nil)
     return sql
   }
 
   /// WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and OFFSET.
-  func appendClauses(to sql: inout SQL, in context: SQLContext, ordered: Bool = true) throws {
-    try appendWhere(to: &sql, in: context)
+  /// With `joinsMatch`, the statement joins the full-text match: it is no condition, and
+  /// orders the rows best first when the query has no order of its own.
+  func appendClauses(
+    to sql: inout SQL, in context: SQLContext, ordered: Bool = true, joinsMatch: Bool = false
+  ) throws {
+    try appendWhere(to: &sql, in: context, joinsMatch: joinsMatch)
     if !grouping.isEmpty {
       sql.text += " GROUP BY "
       sql.append(SQL.joined(try grouping.map { try $0.sql(in: context) }, separator: ", "))
@@ -68,6 +82,8 @@ extension ModelQuery: SubqueryRendering {
     if !orderings.isEmpty {
       sql.text += " ORDER BY "
       sql.append(SQL.joined(try orderings.map { try $0.sql(in: context) }, separator: ", "))
+    } else if joinsMatch {
+      sql.text += " ORDER BY swiftlite_match.swiftlite_score"
     }
     if limitCount != nil || offsetCount != nil {
       // SQLite takes OFFSET only after a LIMIT; -1 means no limit.
@@ -81,8 +97,8 @@ extension ModelQuery: SubqueryRendering {
   }
 
   /// ` WHERE ...` when the query has filters.
-  func appendWhere(to sql: inout SQL, in context: SQLContext) throws {
-    if let condition {
+  func appendWhere(to sql: inout SQL, in context: SQLContext, joinsMatch: Bool = false) throws {
+    if let condition = try condition(in: context, joinsMatch: joinsMatch) {
       sql.text += " WHERE "
       sql.append(try condition.sql(in: context))
     }

@@ -36,6 +36,8 @@ public struct ModelQuery<M: Model>: Sendable {
   var orderings: [SQLOrdering] = []
   var limitCount: Int?
   var offsetCount: Int?
+  /// The full-text match (``matching(_:in:weights:)``), joined for its score.
+  var fullTextMatch: FullTextMatch?
 
   /// Every row of the model's table (or of its per-target table).
   public init(target: String? = nil) {

@@ -55,6 +55,15 @@ public protocol Model: Codable {
   /// Foreign keys to other tables. Default: none.
   static var foreignKeys: [ForeignKey] { get }
 
+  /// FTS5 full-text indexes over text columns of the table, each declared with
+  /// `FullTextIndex(Self.self, columns: [...])`. They belong to the table: created with it,
+  /// and recreated against the new columns, in the same transaction, by every migration
+  /// that renames or removes an indexed column, rebuilds the table or changes the index.
+  /// Indexes stay where a declaration is removed (drop one with `dropFullTextIndex(_:)`), and
+  /// a table SwiftLite does not manage gets none (make them with `createFullTextIndex(_:)`).
+  /// Default: none.
+  static var fullTextIndexes: [FullTextIndex] { get }
+
   /// Columns that migration may drop even though they still hold values. Default: none
   /// (dropping a column with data is refused with ``MigrationError``).
   static var droppableColumns: Set<String> { get }
@@ -97,6 +106,8 @@ extension Model {
   public static var indexes: [TableIndex] { [] }
   /// None.
   public static var foreignKeys: [ForeignKey] { [] }
+  /// None.
+  public static var fullTextIndexes: [FullTextIndex] { [] }
   /// None.
   public static var droppableColumns: Set<String> { [] }
   /// None.

@@ -125,7 +125,9 @@ public enum AutoMigration {
     }
     let diff = SchemaDiff(from: stored, to: desired, renamed: renamed)
     try checkKeepsData(diff, droppable: droppable, in: db)
-    let strategy = MigrationPlan.Strategy(for: diff.changes)
+    let fullText = try FullTextIndexMigration(desired, in: db)
+    let changes = diff.changes + fullText.changes
+    let strategy = MigrationPlan.Strategy(for: changes)
     let steps: [MigrationPlan.Step]
     switch strategy {
     case .none where diff.recordIsCurrent:
@@ -139,10 +141,10 @@ public enum AutoMigration {
         + [recordStep(desired, definition: desired.createTableSQL())]
     default:
       steps =
-        alterSteps(diff) + [decodeCheckStep(diff)].compactMap { $0 }
+        alterSteps(diff) + fullText.steps + [decodeCheckStep(diff)].compactMap { $0 }
         + [recordStep(desired, definition: diff.alteredDefinition)]
     }
-    return MigrationPlan(table: table, strategy: strategy, changes: diff.changes, steps: steps)
+    return MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
   }
 
   /// Creating the table: the table, its indexes, and its record.
@@ -151,6 +153,9 @@ public enum AutoMigration {
     let steps =
       [MigrationPlan.Step(definition, "create the table")]
       + desired.indexes.map { .init(desired.createIndexSQL($0), "create index \($0.name)") }
+      + desired.fullTextIndexes.flatMap {
+        $0.creationSteps(keyColumns: desired.fullTextKeyColumns, indexRows: false)
+      }
       + [recordStep(desired, definition: definition)]
     return MigrationPlan(
       table: desired.name, strategy: .create, changes: [.tableCreated(table: desired.name)],

@@ -34,6 +34,10 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// and the statement it has holds clauses SQLite cannot report (listed), so the rebuild
   /// would drop them.
   case rebuildWouldDropConstraints(table: String, clauses: [String], sql: String)
+  /// The table must be rebuilt, and triggers on it (named, each with SQLite's message) do
+  /// not compile against its new columns: recreated as they are, they would fail every
+  /// later write. Refused when planning, before anything is written.
+  case triggersWouldNotCompile(table: String, triggers: [String], messages: [String])
 
   /// A sentence naming the table, the column and how to permit the change.
   public var description: String {
@@ -73,6 +77,12 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
         + "rebuilt table would lose them: declare them in the model (columnConstraints, "
         + "autoIncrement) and set allowsRebuildingAdoptedTable, or change the model so that "
         + "no rebuild is needed. The table is: \(sql)"
+    case .triggersWouldNotCompile(let table, let triggers, let messages):
+      let named = zip(triggers, messages).map { "\($0) (\($1))" }.joined(separator: ", ")
+      return "\(table) must be rebuilt, and its trigger(s) " + named + " do not compile "
+        + "against the new columns: drop or rewrite them first (DROP TRIGGER, then CREATE "
+        + "TRIGGER after the migration); a full-text index's triggers are recreated by "
+        + "SwiftLite when the model declares the index in fullTextIndexes"
     }
   }
 }

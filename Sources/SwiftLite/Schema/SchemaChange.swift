@@ -44,6 +44,15 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
   case indexAdded(TableSchema.IndexDefinition)
   /// An index the schema no longer has.
   case indexRemoved(TableSchema.IndexDefinition)
+  /// A full-text index the model declares and the database lacks (named): it is created
+  /// and indexes every row.
+  case fullTextIndexAdded(String)
+  /// A full-text index whose FTS5 table differs from the declaration (its columns,
+  /// tokenizer or prefix indexes): it is dropped, created again and indexes every row.
+  case fullTextIndexChanged(String)
+  /// A full-text index whose triggers differ from those SwiftLite writes (such as those of
+  /// an earlier version, whose update trigger fired on every update): they are replaced.
+  case fullTextTriggersChanged(String)
 
   /// Whether the change needs SQLite's table rebuild; otherwise `CREATE TABLE`,
   /// `ALTER TABLE ... ADD COLUMN`, `CREATE INDEX` / `DROP INDEX` or a check of the rows is
@@ -54,7 +63,8 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
   /// parentheses). (One in the primary key also changes the key, listed separately.)
   public var needsRebuild: Bool {
     switch self {
-    case .tableCreated, .swiftTypeChanged, .indexAdded, .indexRemoved:
+    case .tableCreated, .swiftTypeChanged, .indexAdded, .indexRemoved, .fullTextIndexAdded,
+      .fullTextIndexChanged, .fullTextTriggersChanged:
       return false
     case .columnAdded(let column):
       return column.isUnique || (column.isNotNull && (column.defaultSQL ?? "NULL") == "NULL")
@@ -105,6 +115,12 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
       return "index \(index.name) added"
     case .indexRemoved(let index):
       return "index \(index.name) removed"
+    case .fullTextIndexAdded(let name):
+      return "full-text index \(name) added"
+    case .fullTextIndexChanged(let name):
+      return "full-text index \(name) changed (columns, tokenizer or prefix indexes)"
+    case .fullTextTriggersChanged(let name):
+      return "triggers of full-text index \(name) updated"
     }
   }
 }

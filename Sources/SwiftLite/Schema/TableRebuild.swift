@@ -46,6 +46,11 @@ struct TableRebuild {
     }
     steps += carryAutoIncrementSequence()
     let triggers = try rememberTriggers()
+    let failures = try TriggerCompileCheck.failures(of: triggers, on: desired, in: db)
+    guard failures.isEmpty else {
+      throw MigrationError.triggersWouldNotCompile(
+        table: table, triggers: failures.map(\.trigger), messages: failures.map(\.message))
+    }
     steps.append(dropOldTable())
     steps.append(renameNewTable())
     steps += recreateIndexesAndTriggers(triggers)
@@ -285,12 +290,17 @@ struct TableRebuild {
   /// X. [...] SELECT type, sql FROM sqlite_schema WHERE tbl_name='X'." Indexes come from
   /// the desired schema, and views are left to name the table again after the rename: only
   /// the triggers are remembered.
-  private func rememberTriggers() throws -> [String] {
-    try db.query(
-      "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE"
+  ///
+  /// The triggers of the table's declared full-text indexes are not remembered: the
+  /// rebuild writes them anew for the new columns.
+  private func rememberTriggers() throws -> [(name: String, sql: String)] {
+    let fullText = Set(diff.desired.fullTextIndexes.flatMap(\.triggerNames).map(\.asciiCaseFolded))
+    return try db.query(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE"
         + " AND sql IS NOT NULL",
       [table]
-    ).map { try $0.get(String.self, at: 0) }
+    ).map { (try $0.get(String.self, at: 0), try $0.get(String.self, at: 1)) }
+      .filter { !fullText.contains($0.name.asciiCaseFolded) }
   }
 
   /// Step 6: "Drop the old table X: DROP TABLE X."
@@ -310,12 +320,17 @@ struct TableRebuild {
   /// in a way that is affected by the schema change, then drop those views [...]") is
   /// checked for triggers: statements that touch no row compile them against the new
   /// columns.
-  private func recreateIndexesAndTriggers(_ triggers: [String]) -> [MigrationPlan.Step] {
+  /// The declared full-text indexes are recreated over the new columns, each with its
+  /// triggers, and index every row again.
+  private func recreateIndexesAndTriggers(_ triggers: [(name: String, sql: String)])
+    -> [MigrationPlan.Step]
+  {
     let desired = diff.desired
     var steps: [MigrationPlan.Step] = desired.indexes.map {
       .init(desired.createIndexSQL($0), "create index \($0.name)")
     }
-    steps += triggers.map { .init($0, "recreate a trigger") }
+    steps += FullTextIndexMigration.rebuildSteps(desired)
+    steps += triggers.map { .init($0.sql, "recreate trigger \($0.name)") }
     guard !triggers.isEmpty else { return steps }
     // A trigger is compiled only with a statement that fires it: one naming a removed
     // or renamed column would let the migration commit and every later write fail.

@@ -19,6 +19,8 @@ public struct TableSchema: Sendable, Hashable {
   public internal(set) var foreignKeys: [ForeignKey]
   /// Whether the table is `STRICT`.
   public internal(set) var isStrict: Bool
+  /// The FTS5 indexes over the table's text (``Model/fullTextIndexes``).
+  public internal(set) var fullTextIndexes: [FullTextIndex] = []
 
   /// An index as it is (or should be) in the database.
   public struct IndexDefinition: Sendable, Hashable {
@@ -68,6 +70,7 @@ public struct TableSchema: Sendable, Hashable {
           name: declared.name.map { $0 + "_" + table } ?? declared.resolvedName(table: table),
           columns: index.columns, isUnique: index.isUnique)
       }
+      schema.fullTextIndexes = schema.fullTextIndexes.map { $0.retargeted(to: table) }
       schema.name = table
     }
     self = schema
@@ -169,6 +172,7 @@ public struct TableSchema: Sendable, Hashable {
     let declared =
       Set(M.columnConstraints.keys).union(M.indexes.flatMap(\.columns))
       .union(M.foreignKeys.flatMap(\.columns)).union(M.renamedProperties.keys)
+      .union(M.fullTextIndexes.flatMap(\.columns))
     for name in declared.sorted() where !names.contains(name) {
       throw invalid("'\(name)' is named in the model's declarations but is not a stored property")
     }
@@ -226,6 +230,7 @@ public struct TableSchema: Sendable, Hashable {
     var schema = TableSchema(
       name: table, columns: columns, primaryKey: primaryKey, autoIncrement: M.autoIncrement,
       indexes: indexes, foreignKeys: M.foreignKeys, isStrict: M.isStrict)
+    schema.fullTextIndexes = try checkedFullTextIndexes(of: model, schema, invalid)
     if M.autoIncrement && !schema.hasRowIDAlias {
       throw invalid("autoIncrement needs a single integer primary key")
     }

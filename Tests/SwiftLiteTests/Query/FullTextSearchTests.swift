@@ -211,4 +211,22 @@ final class FullTextSearchTests: SQLiteTestCase {
     observation.cancel()
     XCTAssertTrue(seen.value.contains(["Zoë"]), "\(seen.value)")
   }
+
+  /// An index made by an earlier version, whose update trigger fired on every update: making
+  /// it again gives it the trigger of the indexed columns and the key.
+  func testCreatingAnIndexAgainReplacesItsTriggers() throws {
+    try db.save(Article(id: 1, title: "Old", body: "text"))
+    try db.execute(
+      """
+      CREATE VIRTUAL TABLE "Article_fts" USING fts5("title", "body", content='Article', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+      CREATE TRIGGER "Article_fts_au" AFTER UPDATE ON "Article" BEGIN INSERT INTO "Article_fts" ("Article_fts", rowid, "title", "body") VALUES ('delete', old."rowid", old."title", old."body"); INSERT INTO "Article_fts" (rowid, "title", "body") VALUES (new."rowid", new."title", new."body"); END;
+      """)
+    try db.createFullTextIndex(index)
+    XCTAssertEqual(
+      try db.storedSQL("Article_fts_au")?.contains(
+        "AFTER UPDATE OF \"title\", \"body\", \"id\" ON \"Article\""), true)
+    XCTAssertNotNil(try db.storedSQL("Article_fts_ai"))
+    XCTAssertEqual(try titles(.allWords(in: "text")), ["Old"])
+    assertIndexMatchesContent()
+  }
 }

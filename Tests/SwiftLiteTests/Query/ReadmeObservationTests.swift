@@ -20,6 +20,7 @@ private struct Article: Model, Equatable {
   var body: String
   var year: Int
   static let primaryKey = ["id"]
+  static let fullTextIndexes = [FullTextIndex(Article.self, columns: ["title", "body"])]
 }
 
 /// The README's sections on observation, the cache, functions and full-text search, run as
@@ -107,14 +108,24 @@ final class ReadmeObservationTests: TemporaryDirectoryTestCase {
       Article(id: 2, title: "Smith", body: "garden tools", year: 2010),
     ])
     let userInput = "garden"
-    let index = FullTextIndex(Article.self, columns: ["title", "body"])
-    try db.createFullTextIndex(index)  // FTS5 table, triggers, and the rows already there
-    let hits = try db.search(Article.self, in: index, matching: .allWords(in: userInput), limit: 20)
-    let typed = try db.search(Article.self, in: index, matching: .prefixes(in: "zo ga"))
+    let page = try Article.all()
+      .filter(Column("year") < 2000)  // any filter, relations too
+      .matching(.allWords(in: userInput), weights: ["title": 10])  // bm25, a title word counts 10x
+      .limit(20, offset: 0)  // best first, a page
+      .fetchHits(db, [.snippet(of: "body", before: "<b>", after: "</b>", tokens: 12)])
+    for hit in page { print(hit.model.title, hit.score, hit.snippets[0] ?? "") }
+    let typed = try Article.all().matching(.prefixes(in: "zo ga")).fetchAll(db)  // models, ranked
+    XCTAssertEqual(page.map(\.model.id), [1])
+    XCTAssertEqual(page.first?.snippets, ["roses"])
+    XCTAssertEqual(typed.map(\.id), [1])
+
+    // An index made by hand, for a table no model declares one on.
+    let index = FullTextIndex(table: "Article", columns: ["title"], name: "Article_titles")
+    try db.createFullTextIndex(index)
+    let rows = try db.search(in: index, matching: .prefixes(in: "zo"), limit: 20)
     let older = try Article.all().filter(index.matching(.allWords(in: "garden")))
       .filter(Column("year") < 2000).fetchAll(db)  // unranked, in the query interface
-    XCTAssertEqual(Set(hits.map(\.id)), [1, 2])
-    XCTAssertEqual(typed.map(\.id), [1])
+    XCTAssertEqual(try rows.map { try $0.get(Int.self, "id") }, [1])
     XCTAssertEqual(older.map(\.id), [1])
   }
 }
