@@ -13,9 +13,21 @@ import Foundation
 //   value:  0 undefined, 1 INTEGER (8 bytes), 2 REAL (8 bytes), 3 TEXT / 4 BLOB (varint
 //           length, bytes), 5 NULL.
 extension Changeset {
-  /// Throws ``ChangesetError/malformed(_:)`` unless `data` is framed as a changeset or a
-  /// patchset; values are not interpreted beyond their framing.
-  static func validateFraming(_ data: Data) throws {
+  /// A table header of the bytes: what an apply checks against the receiving table.
+  struct TableHeader {
+    let name: String
+    let columnCount: Int
+    let primaryKey: [Bool]
+  }
+
+  /// Walks the bytes once and returns their table headers, in order (a table may come
+  /// back more than once); values are not interpreted beyond their framing. Cheaper than
+  /// SQLite's iterator, which decodes every value.
+  /// - Throws: ``ChangesetError/malformed(_:)`` unless `data` is framed as a changeset or a
+  ///   patchset.
+  @discardableResult
+  static func validateFraming(_ data: Data) throws -> [TableHeader] {
+    var headers: [TableHeader] = []
     try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
       let bytes = raw.bindMemory(to: UInt8.self)
       var reader = FramingReader(bytes: bytes)
@@ -31,12 +43,16 @@ extension Changeset {
           columns = try reader.varint()
           guard columns > 0, columns <= 32_767 else { throw reader.error("a bad column count") }
           keyColumns = 0
+          var key: [Bool] = []
+          key.reserveCapacity(columns)
           for _ in 0..<columns {
             let flag = try reader.byte()
             guard flag <= 1 else { throw reader.error("a bad primary key flag") }
             keyColumns += Int(flag)
+            key.append(flag == 1)
           }
-          try reader.skipName()
+          let name = try reader.name()
+          headers.append(TableHeader(name: name, columnCount: columns, primaryKey: key))
           inTable = true
         case 18, 23, 9:
           guard inTable else { throw reader.error("a change before any table header") }
@@ -55,6 +71,7 @@ extension Changeset {
         }
       }
     }
+    return headers
   }
 }
 
@@ -69,9 +86,9 @@ private struct FramingReader {
     .malformed("\(what) at byte \(offset) of \(bytes.count)")
   }
 
-  mutating func byte() throws -> UInt8 {
+  @inline(__always) mutating func byte() throws -> UInt8 {
     guard offset < bytes.count else { throw error("the bytes end early") }
-    defer { offset += 1 }
+    defer { offset &+= 1 }
     return bytes[offset]
   }
 
@@ -92,13 +109,20 @@ private struct FramingReader {
     return Int(value)
   }
 
-  mutating func skip(_ count: Int) throws {
+  @inline(__always) mutating func skip(_ count: Int) throws {
     guard count >= 0, count <= bytes.count - offset else { throw error("the bytes end early") }
-    offset += count
+    offset &+= count
   }
 
-  mutating func skipName() throws {
+  /// A NUL-terminated name.
+  mutating func name() throws -> String {
+    let start = offset
     while try byte() != 0 {}
+    let bytes = UnsafeBufferPointer(rebasing: self.bytes[start..<(offset - 1)])
+    guard let name = String(validating: bytes, as: UTF8.self) else {
+      throw error("a table name that is not UTF-8")
+    }
+    return name
   }
 
   mutating func skipRecord(_ count: Int) throws {

@@ -23,7 +23,7 @@ extension Connection {
   /// }
   /// ```
   ///
-  /// Before anything is written, the bytes are read through and each table is checked
+  /// Before anything is written, the bytes are walked through and each table is checked
   /// against this database's: a missing table, another number of columns or other
   /// primary key columns throw ``ChangesetError/schemaMismatch(table:reason:)`` (SQLite
   /// itself would skip the table's changes and only log it).
@@ -48,7 +48,7 @@ extension Connection {
     try ensureOpen(nil)
     let api = try SessionAPI.resolved()
     guard !changeset.isEmpty else { return }
-    let tables = try checkedTables(of: changeset, api)
+    let tables = try checkedTables(of: changeset)
     let count = try Changeset.byteCount(changeset.data)
     try withoutActuallyEscaping(onConflict) { handler in
       let context = ApplyContext(api: api, tables: tables, handler: handler)
@@ -63,6 +63,9 @@ extension Connection {
         if code != SQLITE_OK, let aborted = context.aborted {
           throw ChangesetError.aborted(kind: aborted.kind, table: aborted.table)
         }
+        if code & 0xFF == SQLITE_CORRUPT {
+          throw ChangesetError.malformed("SQLite could not read a value of the changeset")
+        }
         try SQLiteError.check(code, connection.handle)
         // The update hook misses WITHOUT ROWID tables: every table of the changeset counts.
         connection.tableActivity?.noteWrites(
@@ -76,37 +79,35 @@ extension Connection {
     }
   }
 
-  /// Reads the changeset through and checks each of its tables against this database.
+  /// Walks the changeset's bytes and checks each of its tables against this database.
   /// - Returns: the tables, by lowercased name.
-  private func checkedTables(of changeset: Changeset, _ api: SessionAPI) throws
-    -> [String: SessionTableInfo]
-  {
+  private func checkedTables(of changeset: Changeset) throws -> [String: SessionTableInfo] {
     var tables: [String: SessionTableInfo] = [:]
-    try Changeset.iterate(changeset.data, api) { _, header in
-      let key = header.table.lowercased()
+    for header in try Changeset.validateFraming(changeset.data) {
+      let key = header.name.lowercased()
       if let known = tables[key] {
         guard known.columns.count == header.columnCount else {
           throw ChangesetError.schemaMismatch(
-            table: header.table, reason: "the changeset gives it two different column counts")
+            table: header.name, reason: "the changeset gives it two different column counts")
         }
-        return
+        continue
       }
       let info: SessionTableInfo
-      switch SessionTableInfo.read(header.table, handle) {
+      switch SessionTableInfo.read(header.name, handle) {
       case .success(let found): info = found
       case .failure(.tableNotRecordable(_, let reason)):
-        throw ChangesetError.schemaMismatch(table: header.table, reason: reason.mismatchText)
+        throw ChangesetError.schemaMismatch(table: header.name, reason: reason.mismatchText)
       case .failure(let error): throw error
       }
       guard info.columns.count == header.columnCount else {
         throw ChangesetError.schemaMismatch(
-          table: header.table,
+          table: header.name,
           reason: "the changeset has \(header.columnCount) columns, the table "
             + "\(info.columns.count)")
       }
       guard info.primaryKey == header.primaryKey else {
         throw ChangesetError.schemaMismatch(
-          table: header.table, reason: "its primary key columns are not the changeset's")
+          table: header.name, reason: "its primary key columns are not the changeset's")
       }
       tables[key] = info
     }
