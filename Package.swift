@@ -10,6 +10,7 @@ let package = Package(
     .executable(name: "PersonStore", targets: ["PersonStore"]),
     .executable(name: "ExistingDatabase", targets: ["ExistingDatabase"]),
     .executable(name: "School", targets: ["School"]),
+    .executable(name: "Sync", targets: ["Sync"]),
     .executable(name: "SwiftLiteBenchmarks", targets: ["SwiftLiteBenchmarks"]),
     .executable(name: "swiftlite-gen", targets: ["swiftlite-gen"]),
   ],
@@ -63,6 +64,10 @@ let package = Package(
     .target(name: "SchoolSample", dependencies: ["SwiftLite"], path: "Samples/School/Sources"),
     .executableTarget(name: "School", dependencies: ["SchoolSample"], path: "Samples/School/Main"),
 
+    // Sample: two devices that edit offline and sync through changesets in a folder.
+    .target(name: "SyncSample", dependencies: ["SwiftLite"], path: "Samples/Sync/Sources"),
+    .executableTarget(name: "Sync", dependencies: ["SyncSample"], path: "Samples/Sync/Main"),
+
     // Benchmarks: SwiftLite against the raw C API in the same process.
     .executableTarget(
       name: "SwiftLiteBenchmarks",
@@ -85,7 +90,7 @@ let package = Package(
       name: "SamplesTests",
       dependencies: [
         "SwiftLite", "UserDAOSample", "ContactsSample", "PersonStoreSample",
-        "ExistingDatabaseSample", "SchoolSample",
+        "ExistingDatabaseSample", "SchoolSample", "SyncSample",
       ],
       path: "Tests/SamplesTests"
     ),
