@@ -130,4 +130,31 @@ final class DatabaseSessionTests: TemporaryDirectoryTestCase {
       XCTAssertEqual(($0 as? SQLiteError)?.code, .misuse)
     }
   }
+
+  /// The README's example ("More than one machine"), run as written.
+  func testTheReadmeExample() throws {
+    let laptop = try queue("laptop.sqlite")
+    let phone = try queue("phone.sqlite")
+    for queue in [laptop, phone] {
+      try queue.write { db in try db.run("INSERT INTO note VALUES ('n', 'milk', 1)") }
+    }
+    let (id, body) = ("n", "milk, eggs")
+    let outbox = directory.appendingPathComponent("1.changeset")
+    let inbox = outbox
+
+    let session = try laptop.makeSession(attaching: ["note"])  // a DatabaseQueue or a DatabasePool
+    try laptop.write { db in try db.run("UPDATE note SET body = ? WHERE id = ?", [body, id]) }
+    let changeset = try session.changeset()  // every write since, as Data
+    try changeset.data.write(to: outbox)
+
+    let received = Changeset(data: try Data(contentsOf: inbox))
+    try phone.apply(received) { conflict in  // one transaction: all or nothing
+      switch conflict.kind {
+      case .data, .conflict: return .replace  // the incoming row wins
+      case .notFound: return .omit  // already deleted here
+      case .constraint, .foreignKey: return .abort  // throws ChangesetError.aborted
+      }
+    }
+    XCTAssertEqual(try rows(phone), ["n:milk, eggs"])
+  }
 }

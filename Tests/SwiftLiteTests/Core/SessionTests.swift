@@ -197,6 +197,12 @@ final class SessionTests: TemporaryDirectoryTestCase {
     let tables = Set(try session.changeset().changes().map(\.table))
     XCTAssertEqual(tables, ["note", "tag", "later"])
     XCTAssertEqual(session.unrecordedTables, ["laterPlain"])
+    // A table made later whose key can hold NULL: its rows with a NULL key are reported.
+    try source.execute(
+      "CREATE TABLE laterLoose(k TEXT PRIMARY KEY, v); INSERT INTO laterLoose VALUES (NULL, 'n')")
+    let skipped = try session.changeset().skippedRows
+    XCTAssertEqual(skipped.map(\.table), ["laterLoose"])
+    XCTAssertEqual(skipped.first?.new, [.null, "n"])
   }
 
   func testRowsWithANullKeyAreReturnedWithTheChangesetNotDropped() throws {
