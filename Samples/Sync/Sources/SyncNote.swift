@@ -23,6 +23,7 @@ public struct SyncNote: Model, Equatable, Sendable {
   /// A tombstone: the note was deleted at `updatedAt`.
   public var isDeleted: Bool
 
+  /// The key: the UUID, the same on every copy.
   public static let primaryKey = ["id"]
 
   /// The edit's version, as the policy compares them.
