@@ -27,15 +27,21 @@ public struct Changeset: Sendable, Hashable {
   /// (SQLite's session extension skips such rows): empty unless this changeset came from
   /// ``Session/changeset()`` or ``Session/patchset()``. They are not in ``data``.
   public let skippedRows: [SkippedRow]
+  /// The tables for which ``skippedRows`` may miss changes: the temporary triggers that
+  /// copy them were taken back (a rollback of the transaction that attached the table, or
+  /// a migration that rebuilt it). They copy again from the moment the session noticed.
+  /// Empty when the report is whole.
+  public let tablesWithIncompleteSkippedRows: [String]
 
   /// Wraps bytes received from another copy (or read from a file).
   public init(data: Data) {
-    self.init(data: data, skippedRows: [])
+    self.init(data: data, skippedRows: [], tablesWithIncompleteSkippedRows: [])
   }
 
-  init(data: Data, skippedRows: [SkippedRow]) {
+  init(data: Data, skippedRows: [SkippedRow], tablesWithIncompleteSkippedRows: [String]) {
     self.data = data
     self.skippedRows = skippedRows
+    self.tablesWithIncompleteSkippedRows = tablesWithIncompleteSkippedRows
   }
 
   /// Whether there is no change at all.

@@ -39,6 +39,8 @@ public final class Session {
   /// The tables whose key can hold NULL, with the temporary table where triggers copy the
   /// changes SQLite skips.
   private var nullKeyWatches: [NullKeyWatch] = []
+  /// The tables whose triggers went missing at some point (see ``skippedRows()``).
+  private var lostWatches: Set<String> = []
   /// Set by ``attachAllTables(except:)``: decides which tables the session takes on as
   /// they are first written.
   private var filter: SessionTableFilter?
@@ -195,7 +197,12 @@ public final class Session {
     defer { sqlite3_free(buffer) }
     try SQLiteError.check(code, connection.handle)
     let data = buffer.map { Data(bytes: $0, count: Int(size)) } ?? Data()
-    return Changeset(data: data, skippedRows: try skippedRows())
+    let skipped = try skippedRows()
+    return Changeset(
+      data: data, skippedRows: skipped,
+      tablesWithIncompleteSkippedRows: nullKeyWatches.map(\.info.name).filter {
+        lostWatches.contains($0)
+      })
   }
 
   /// The changes to rows with a NULL key: copied by the triggers of the tables attached
@@ -204,6 +211,18 @@ public final class Session {
   private func skippedRows() throws -> [Changeset.SkippedRow] {
     var rows: [Changeset.SkippedRow] = []
     for watch in nullKeyWatches {
+      // Temporary triggers are schema: a rollback of the transaction that attached the
+      // table takes them back, and so does a migration that rebuilt the table. Such a
+      // table is watched again from now on, and reported as incomplete.
+      let names = ["insert", "update", "delete"].map { watch.copyTable + "_" + $0 }
+      let present = SessionTableInfo.rows(
+        connection.handle,
+        "SELECT count(*) FROM sqlite_temp_schema WHERE type = 'trigger' AND name IN (?1, ?2, ?3)",
+        names)
+      if present.first?.first != .integer(3) {
+        try connection.execute(watch.installSQL)
+        lostWatches.insert(watch.info.name)
+      }
       let sql = "SELECT * FROM temp." + SQLIdentifier.quote(watch.copyTable) + " ORDER BY rowid"
       for row in try connection.query(sql) {
         let values = try row.values
@@ -267,7 +286,7 @@ public final class Session {
       + trigger(
         "DELETE", info.nullKeyCondition(prefix: "OLD."), values("delete", old: true, new: false))
     try connection.execute(sql)
-    nullKeyWatches.append(NullKeyWatch(info: info, copyTable: base))
+    nullKeyWatches.append(NullKeyWatch(info: info, copyTable: base, installSQL: sql))
   }
 
   private func removeNullKeyWatches() {
@@ -286,6 +305,8 @@ public final class Session {
   private struct NullKeyWatch {
     let info: SessionTableInfo
     let copyTable: String
+    /// The statements that create the copy table and its triggers (each `IF NOT EXISTS`).
+    let installSQL: String
   }
 }
 

@@ -58,6 +58,7 @@ final class SessionTests: TemporaryDirectoryTestCase {
     XCTAssertFalse(changeset.isEmpty)
     XCTAssertFalse(changeset.isPatchset)
     XCTAssertEqual(changeset.skippedRows, [])
+    XCTAssertEqual(changeset.tablesWithIncompleteSkippedRows, [])
     let changes = try changeset.changes()
     XCTAssertEqual(changes.map(\.operation), [.insert, .insert, .insert])
     XCTAssertEqual(Set(changes.map(\.table)), ["note", "tag"])
@@ -235,6 +236,24 @@ final class SessionTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(
       try source.scalar(Int.self, "SELECT count(*) FROM sqlite_temp_schema"), 0,
       "closing removes the temporary triggers")
+  }
+
+  func testTriggersTakenBackByARollbackAreReportedAndInstalledAgain() throws {
+    try source.execute("CREATE TABLE loose(k TEXT PRIMARY KEY, v TEXT)")
+    let session = try Session(on: source)
+    XCTAssertThrowsError(
+      try source.transaction { db in
+        try session.attach("loose")
+        throw TestError()
+      })
+    try source.run("INSERT INTO loose VALUES (NULL, 'unseen')")
+    let first = try session.changeset()
+    XCTAssertEqual(first.skippedRows, [])
+    XCTAssertEqual(first.tablesWithIncompleteSkippedRows, ["loose"])
+    try source.run("INSERT INTO loose VALUES (NULL, 'seen')")
+    let second = try session.changeset()
+    XCTAssertEqual(second.skippedRows.map(\.new), [[.null, "seen"]])
+    XCTAssertEqual(second.tablesWithIncompleteSkippedRows, ["loose"], "still incomplete")
   }
 
   func testTablesWhoseKeyCannotBeNullNeedNoTriggers() throws {
