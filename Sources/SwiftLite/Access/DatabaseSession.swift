@@ -59,6 +59,20 @@ public final class DatabaseSession: Sendable {
     try writer.writeWithoutTransaction { _ in session.tables }
   }
 
+  /// Tables met after ``attachAllTables(except:)`` that cannot be recorded (see
+  /// ``Session/unrecordedTables``).
+  /// - Throws: `SQLiteError` `.misuse` once the database is closed.
+  public func unrecordedTables() throws -> [String] {
+    try writer.writeWithoutTransaction { _ in session.unrecordedTables }
+  }
+
+  /// Pauses or resumes recording (see ``Session/setEnabled(_:)``).
+  /// - Throws: ``ChangesetError/sessionClosed``; `SQLiteError` `.misuse` once the database
+  ///   is closed.
+  public func setEnabled(_ enabled: Bool) throws {
+    try writer.writeWithoutTransaction { _ in try session.setEnabled(enabled) }
+  }
+
   /// Whether nothing was recorded yet (see ``Session/isEmpty()``).
   /// - Throws: ``ChangesetError/sessionClosed``; `SQLiteError` `.misuse` once the database
   ///   is closed.
@@ -82,6 +96,12 @@ public final class DatabaseSession: Sendable {
   /// - Throws: as ``changeset()``.
   public func changeset() async throws -> Changeset {
     try await writer.writeWithoutTransaction { [self] _ in try session.changeset() }
+  }
+
+  /// Like ``patchset()``, suspending the task instead of blocking a thread.
+  /// - Throws: as ``patchset()``.
+  public func patchset() async throws -> Changeset {
+    try await writer.writeWithoutTransaction { [self] _ in try session.patchset() }
   }
 
   /// Ends the session now. Later calls throw ``ChangesetError/sessionClosed``.

@@ -75,10 +75,15 @@ final class DatabaseSessionTests: TemporaryDirectoryTestCase {
     try session.attachAllTables()
     try source.write { db in try db.run("INSERT INTO note VALUES ('a', 'one', 1)") }
     try source.write { db in try db.run("INSERT INTO note VALUES ('b', 'two', 1)") }
+    try session.setEnabled(false)
+    try source.write { db in try db.run("INSERT INTO note VALUES ('paused', 'x', 1)") }
+    try session.setEnabled(true)
+    try source.write { db in try db.execute("CREATE TABLE later(v); INSERT INTO later VALUES (1)") }
+    XCTAssertEqual(try session.unrecordedTables(), ["later"])
     let patchset = try session.patchset()
     XCTAssertTrue(patchset.isPatchset)
     try target.apply(patchset)
-    XCTAssertEqual(try rows(target), ["a:one", "b:two"])
+    XCTAssertEqual(try rows(target), ["a:one", "b:two"], "the paused insert is not recorded")
     try source.close()
     try target.close()
   }
