@@ -49,6 +49,9 @@ public final class Connection {
   /// (see `trackTableActivity()`); until then its flags are off, which costs the
   /// statements nothing.
   let tableActivity = TableActivity()
+  /// The change-recording sessions open on this connection, ended before it closes (see
+  /// `Session`).
+  let sessions = SessionRegistry()
   /// How many values of one type (model tables, say) a connection keeps at most.
   static let attachmentCapacity = 256
 
@@ -197,6 +200,8 @@ public final class Connection {
     if traceHandler != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
     // The same holds for the authorizer and the hooks.
     removeActivityCallbacks()
+    // A session must be deleted before its connection closes.
+    sessions.closeAll()
     // close_v2 defers the close until statements the user still holds are finalized.
     sqlite3_close_v2(handle)
   }
@@ -215,6 +220,9 @@ public final class Connection {
     interruptClearer = nil
     removeAllAttachments()
     interruptible.withLock { $0 = false }
+    // A session must be deleted before its connection closes; statements still open make
+    // the close fail below, and the sessions keep recording then.
+    if sqlite3_next_stmt(handle, nil) == nil { sessions.closeAll() }
     let code = sqlite3_close(handle)
     if code != SQLITE_OK { interruptible.withLock { $0 = true } }
     if code == SQLITE_BUSY {
