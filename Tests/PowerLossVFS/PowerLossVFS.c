@@ -535,6 +535,12 @@ int powerloss_main_opens(void) {
   return count;
 }
 
+void powerloss_track(const char *path) {
+  pthread_mutex_lock(&lock);
+  track(path, 1);
+  pthread_mutex_unlock(&lock);
+}
+
 void powerloss_rename(const char *from, const char *to, int durable) {
   pthread_mutex_lock(&lock);
   Tracked *source = find(from);

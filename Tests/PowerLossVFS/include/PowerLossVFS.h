@@ -35,6 +35,10 @@ void powerloss_cut_now(void);
 /// How many main-database files this VFS opened since `powerloss_begin`.
 int powerloss_main_opens(void);
 
+/// Tracks a main database file from now on, taking what is on disk as durable, before
+/// anything opens it (a file that a rename outside SQLite will replace, say).
+void powerloss_track(const char *path);
+
 /// Models a rename(2) the process made outside SQLite: the file at `to` becomes the one
 /// that was at `from`. With `durable` 0 the rename is lost at the power loss (both names
 /// keep what they durably held); with 1 it survives.
