@@ -21,8 +21,9 @@ private struct ShelfItemV2: Model {
 }
 
 /// Power loss during schema changes (see ``PowerLoss``): a model migration that rebuilds a
-/// table and a `Migrator` step, in rollback-journal mode at FULL, are wholly applied or not
-/// at all after any cut, and the next open completes them.
+/// table and a `Migrator` step, in rollback-journal mode at FULL and through a pool in WAL
+/// mode at NORMAL, are wholly applied or not at all after any cut, and the next open
+/// completes them.
 final class PowerLossMigrationTests: TemporaryDirectoryTestCase {
   /// The rows of the shelf, as `id name` lines.
   private static func shelf(_ db: Connection) throws -> [String] {
@@ -31,10 +32,30 @@ final class PowerLossMigrationTests: TemporaryDirectoryTestCase {
     }
   }
 
-  func testATableRebuildIsWhollyAppliedOrNotAtAll() throws {
+  /// Runs `body` on a connection through the power-loss VFS: a plain one in rollback-journal
+  /// mode at FULL, or a pool's writer in WAL mode at NORMAL (durable once the pool closed).
+  private static func withWriter(
+    _ run: PowerLossRun, inPool: Bool, _ body: (Connection) throws -> Void
+  ) throws {
+    if inPool {
+      let pool = try DatabasePool(path: run.path(), options: PowerLoss.options)
+      defer { try? pool.close() }
+      try run.transaction(durable: false) { try pool.writeWithoutTransaction(body) }
+      try pool.close()
+      if !PowerLoss.isLost { run.mustKeep = run.committed }
+    } else {
+      let db = try Connection(path: run.path(), options: PowerLoss.options)
+      defer { try? db.close() }
+      try run.transaction(durable: true) { try body(db) }
+    }
+  }
+
+  private func rebuildScenario(inPool: Bool) -> PowerLossScenario {
     let expected = Locked<[String]>([])
-    let scenario = PowerLossScenario(
-      name: "table rebuild (model migration), rollback journal, FULL", cutsAfterTheEnd: true,
+    return PowerLossScenario(
+      name: "table rebuild (model migration), "
+        + (inPool ? "pool, WAL, NORMAL" : "rollback journal, FULL"),
+      cutsAfterTheEnd: true,
       prepare: { folder in
         let db = try Connection(path: folder.appendingPathComponent("db.sqlite").path)
         XCTAssertEqual(try db.migrate(ShelfItemV1.self).strategy, .create)
@@ -48,9 +69,7 @@ final class PowerLossMigrationTests: TemporaryDirectoryTestCase {
         try db.close()
       },
       run: { run in
-        let db = try Connection(path: run.path(), options: PowerLoss.options)
-        defer { try? db.close() }
-        try run.transaction(durable: true) {
+        try Self.withWriter(run, inPool: inPool) { db in
           let plan = try db.migrate(ShelfItemV2.self)
           XCTAssertEqual(plan.strategy, .rebuild)
         }
@@ -69,7 +88,15 @@ final class PowerLossMigrationTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try Self.shelf(db), expected.value)
         return columns.count == 2 ? 1 : 0
       })
-    let figures = try measure(scenario)
+  }
+
+  func testATableRebuildIsWhollyAppliedOrNotAtAll() throws {
+    let figures = try measure(rebuildScenario(inPool: false))
+    XCTAssertEqual(figures.intact, figures.cuts)
+  }
+
+  func testATableRebuildInAPoolIsWhollyAppliedOrNotAtAll() throws {
+    let figures = try measure(rebuildScenario(inPool: true))
     XCTAssertEqual(figures.intact, figures.cuts)
   }
 
@@ -122,18 +149,17 @@ final class PowerLossMigrationTests: TemporaryDirectoryTestCase {
     return 1
   }
 
-  func testAMigratorStepIsWhollyAppliedOrNotAtAll() throws {
-    let scenario = PowerLossScenario(
-      name: "Migrator step, rollback journal, FULL", cutsAfterTheEnd: true,
+  private func migratorScenario(inPool: Bool) -> PowerLossScenario {
+    PowerLossScenario(
+      name: "Migrator step, " + (inPool ? "pool, WAL, NORMAL" : "rollback journal, FULL"),
+      cutsAfterTheEnd: true,
       prepare: { folder in
         let db = try Connection(path: folder.appendingPathComponent("db.sqlite").path)
         XCTAssertEqual(try Self.ledgerMigrator().migrate(db, upTo: "accounts"), ["accounts"])
         try db.close()
       },
       run: { run in
-        let db = try Connection(path: run.path(), options: PowerLoss.options)
-        defer { try? db.close() }
-        try run.transaction(durable: true) {
+        try Self.withWriter(run, inPool: inPool) { db in
           let applied = try Self.ledgerMigrator().migrate(db)
           XCTAssertEqual(applied, ["entries"])
         }
@@ -148,7 +174,15 @@ final class PowerLossMigrationTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try Self.entriesStep(db), 1)
         return step
       })
-    let figures = try measure(scenario)
+  }
+
+  func testAMigratorStepIsWhollyAppliedOrNotAtAll() throws {
+    let figures = try measure(migratorScenario(inPool: false))
+    XCTAssertEqual(figures.intact, figures.cuts)
+  }
+
+  func testAMigratorStepInAPoolIsWhollyAppliedOrNotAtAll() throws {
+    let figures = try measure(migratorScenario(inPool: true))
     XCTAssertEqual(figures.intact, figures.cuts)
   }
 }

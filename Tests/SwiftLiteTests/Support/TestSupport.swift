@@ -459,9 +459,10 @@ extension TemporaryDirectoryTestCase {
       let inFlight = run.started - run.committed
       figures.inFlight += inFlight
       if ProcessInfo.processInfo.environment["SWIFTLITE_POWERLOSS_TRACE"] != nil {
+        let files = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
         print(
-          "\(cutName): started \(run.started), committed \(run.committed), events \(PowerLoss.events)"
-        )
+          "\(cutName): started \(run.started), committed \(run.committed), "
+            + "events \(PowerLoss.events), open files \(files?.count ?? -1), \(Date())")
       }
       do {
         var problems: [String] = []
