@@ -61,8 +61,8 @@ final class PowerLossTests: TemporaryDirectoryTestCase {
 
   /// Inserts in rollback-journal mode, each commit durable at `level`.
   private func rollbackScenario(
-    _ name: String, level: SynchronousMode, unlinkIsDurable: Bool, lastMayRollBack: Bool,
-    expectsViolations: Bool = false
+    _ name: String, level: SynchronousMode, journalMode: JournalMode = .delete,
+    unlinkIsDurable: Bool, lastMayRollBack: Bool, expectsViolations: Bool = false
   ) -> PowerLossScenario {
     PowerLossScenario(
       name: name, unlinkIsDurable: unlinkIsDurable, expectsViolations: expectsViolations,
@@ -70,9 +70,10 @@ final class PowerLossTests: TemporaryDirectoryTestCase {
       run: { run in
         var options = PowerLoss.options
         options.synchronous = level
+        options.journalMode = journalMode
         let db = try Connection(path: run.path(), options: options)
         defer { try? db.close() }
-        XCTAssertEqual(try db.journalMode(), .delete)
+        XCTAssertEqual(try db.journalMode(), journalMode)
         for k in 1...12 where !PowerLoss.isLost {
           try run.transaction(durable: !lastMayRollBack) {
             try db.transaction(.immediate) { db in try Self.insert(k, into: db) }
@@ -108,6 +109,19 @@ final class PowerLossTests: TemporaryDirectoryTestCase {
         "rollback journal, FULL, deletions durable at a directory sync", level: .full,
         unlinkIsDurable: false, lastMayRollBack: true))
     XCTAssertEqual(figures.intact, figures.cuts)
+  }
+
+  /// TRUNCATE and PERSIST commit by truncating the journal or zeroing its header, and sync
+  /// that at FULL: no deletion to lose.
+  func testRollbackJournalInTruncateAndPersistModesAtFullKeepsEveryCommit() throws {
+    for mode in [JournalMode.truncate, .persist] {
+      let figures = try measure(
+        rollbackScenario(
+          "rollback journal (\(mode.rawValue.uppercased())), FULL, deletions durable at a "
+            + "directory sync", level: .full, journalMode: mode, unlinkIsDurable: false,
+          lastMayRollBack: false))
+      XCTAssertEqual(figures.intact, figures.cuts)
+    }
   }
 
   /// The control: at synchronous=OFF nothing is synced, so the harness must see commits

@@ -411,6 +411,7 @@ extension TemporaryDirectoryTestCase {
   {
     let manager = FileManager.default
     let template = directory.appendingPathComponent("template", isDirectory: true)
+    try? manager.removeItem(at: template)
     try manager.createDirectory(at: template, withIntermediateDirectories: true)
     try scenario.prepare(template)
     var seedText = 0 as UInt64
