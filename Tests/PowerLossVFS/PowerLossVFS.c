@@ -43,6 +43,7 @@ typedef struct Operation {
 typedef struct Tracked {
   char *path;
   int isMainDatabase;
+  int isWAL;
   unsigned char *durable;
   sqlite3_int64 durableSize;
   int durableExists;
@@ -69,7 +70,7 @@ static sqlite3_vfs vfs;
 static sqlite3_io_methods methods;
 static Tracked *files;
 static int64_t eventCount, cutAt;
-static int isLost, unlinkDurable, mainOpens;
+static int isLost, unlinkDurable, mainOpens, dataSyncs;
 // The write in flight at the cut, kept as the last pending write of its file.
 static Tracked *lastWriteFile;
 
@@ -255,6 +256,7 @@ static int xSync(sqlite3_file *f, int flags) {
     return SQLITE_IOERR_FSYNC;
   }
   syncFile(p->tracked);
+  if (p->tracked->isMainDatabase || p->tracked->isWAL) dataSyncs++;
   pthread_mutex_unlock(&lock);
   return SQLITE_OK;
 }
@@ -342,6 +344,7 @@ static int vfsOpen(sqlite3_vfs *v, sqlite3_filename name, sqlite3_file *f, int f
       t = calloc(1, sizeof(Tracked));
       t->path = strdup(name);
       t->isMainDatabase = kind == SQLITE_OPEN_MAIN_DB;
+      t->isWAL = kind == SQLITE_OPEN_WAL;
       if (existed) {
         readWhole(name, &t->durable, &t->durableSize, &t->durableExists);
         t->volatileExists = 1;
@@ -497,6 +500,7 @@ void powerloss_begin(int unlinkIsDurable) {
   cutAt = 0;
   isLost = 0;
   mainOpens = 0;
+  dataSyncs = 0;
   lastWriteFile = NULL;
   unlinkDurable = unlinkIsDurable;
   pthread_mutex_unlock(&lock);
@@ -531,6 +535,13 @@ void powerloss_cut_now(void) {
 int powerloss_main_opens(void) {
   pthread_mutex_lock(&lock);
   int count = mainOpens;
+  pthread_mutex_unlock(&lock);
+  return count;
+}
+
+int powerloss_data_syncs(void) {
+  pthread_mutex_lock(&lock);
+  int count = dataSyncs;
   pthread_mutex_unlock(&lock);
   return count;
 }

@@ -39,6 +39,11 @@ int powerloss_main_opens(void);
 /// anything opens it (a file that a rename outside SQLite will replace, say).
 void powerloss_track(const char *path);
 
+/// How many syncs of main-database and WAL files ran since `powerloss_begin`. In WAL mode
+/// each one makes every transaction committed before it durable: a WAL sync keeps the
+/// frames written so far, and the log restarts only after a checkpoint synced the database.
+int powerloss_data_syncs(void);
+
 /// Models a rename(2) the process made outside SQLite: the file at `to` becomes the one
 /// that was at `from`. With `durable` 0 the rename is lost at the power loss (both names
 /// keep what they durably held); with 1 it survives.

@@ -40,7 +40,9 @@ final class PowerLossMigrationTests: TemporaryDirectoryTestCase {
     if inPool {
       let pool = try DatabasePool(path: run.path(), options: PowerLoss.options)
       defer { try? pool.close() }
-      try run.transaction(durable: false) { try pool.writeWithoutTransaction(body) }
+      try run.syncingLog {
+        try run.transaction(durable: false) { try pool.writeWithoutTransaction(body) }
+      }
       try pool.close()
       if !PowerLoss.isLost { run.mustKeep = run.committed }
     } else {

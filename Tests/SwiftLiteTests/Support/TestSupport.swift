@@ -346,7 +346,7 @@ final class PowerLossRun {
   func markCutsEnd() { cutsTo = PowerLoss.events }
 
   /// Runs one transaction, counted as begun, then as committed when it returned with the
-  /// power on (and then kept for sure when `durable`).
+  /// power on; then kept for sure when `durable`.
   func transaction(durable: Bool, _ body: () throws -> Void) throws {
     started += 1
     try body()
@@ -354,6 +354,17 @@ final class PowerLossRun {
       committed += 1
       if durable { mustKeep = committed }
     }
+  }
+
+  /// In WAL mode: runs `body` (a commit, which may run a checkpoint or restart the log, or
+  /// a checkpoint), and when a WAL or database sync ran in it, even if the power went off
+  /// later in it, every transaction committed before it must survive. Not those of `body`
+  /// itself: the sync that starts a new log comes before the commit's own frames.
+  func syncingLog(_ body: () throws -> Void) throws {
+    let syncs = powerloss_data_syncs()
+    let before = committed
+    defer { if powerloss_data_syncs() > syncs { mustKeep = max(mustKeep, before) } }
+    try body()
   }
 }
 
@@ -387,6 +398,8 @@ struct PowerLossFigures: CustomStringConvertible {
   var cuts = 0
   var intact = 0
   var committed = 0
+  /// Of the committed ones, those that had to survive (all of them when commits are durable).
+  var mustKeep = 0
   var kept = 0
   var inFlight = 0
   var inFlightKept = 0
@@ -396,7 +409,8 @@ struct PowerLossFigures: CustomStringConvertible {
 
   var description: String {
     "power loss: \(scenario): \(cuts) cut points over \(events) events, \(intact) files intact, "
-      + "\(kept) transactions kept of \(committed) committed before the cut, "
+      + "\(kept) transactions kept of \(committed) committed before the cut "
+      + "(\(mustKeep) had to be), "
       + "\(inFlightKept) of \(inFlight) in flight, \(droppedWrites) unsynced writes dropped"
       + (violations > 0 ? ", \(violations) broken" : "")
   }
@@ -457,6 +471,7 @@ extension TemporaryDirectoryTestCase {
       figures.droppedWrites += Int(powerloss_restore(seed, Int32(index % 2)))
       figures.cuts += 1
       figures.committed += run.committed
+      figures.mustKeep += run.mustKeep
       let inFlight = run.started - run.committed
       figures.inFlight += inFlight
       if ProcessInfo.processInfo.environment["SWIFTLITE_POWERLOSS_TRACE"] != nil {
