@@ -12,8 +12,11 @@
 // - Directory entries: a file created by the process exists durably only after a directory
 //   sync. As the unix VFS does, the first sync of a newly created journal or WAL syncs the
 //   directory (it makes every creation and deletion so far durable), and so does an
-//   xDelete with syncDir (SQLite passes it at synchronous=EXTRA). A deletion without one is
-//   durable at once only when `powerloss_begin` says so (SQLite's own assumption at FULL).
+//   xDelete with syncDir (the pager passes it at synchronous=EXTRA only). A deletion
+//   without one is durable at once only when `powerloss_begin` says so: what FULL relies
+//   on, since atomiccommit.html takes a deletion as atomic and the commit of a DELETE
+//   journal is that deletion. A rename made outside SQLite is modeled by
+//   `powerloss_rename`, kept or lost as the test says.
 // - Events are xWrite, xSync, xTruncate and xDelete on tracked files, counted from
 //   `powerloss_begin`. The event at the cut does not happen (a write there is in flight and
 //   may be torn); every later write, sync, truncation and deletion fails with SQLITE_IOERR
@@ -22,6 +25,8 @@
 //   in order), and the last unsynced write may be torn: SQLite assumes a sector write is
 //   not atomic but linear, and the unix VFS claims powersafe overwrite, so a torn write
 //   changes its own range only, new data first.
+// - Memory-mapped reads are off (xFetch hands out no page), so every read is an xRead.
+#define _POSIX_C_SOURCE 200809L
 #include "PowerLossVFS.h"
 
 #include <errno.h>
