@@ -99,8 +99,14 @@ let package = Package(
     .executableTarget(
       name: "SwiftLiteProcessHelper", dependencies: ["SwiftLite"], path: "Tests/ProcessHelper"),
 
+    // A VFS that simulates power loss, in C: for the power-loss tests only.
+    .target(
+      name: "PowerLossVFS", path: "Tests/PowerLossVFS",
+      linkerSettings: [.linkedLibrary("sqlite3")]),
+
     .testTarget(
-      name: "SwiftLiteTests", dependencies: ["SwiftLite", "CSQLite"], path: "Tests/SwiftLiteTests"),
+      name: "SwiftLiteTests", dependencies: ["SwiftLite", "CSQLite", "PowerLossVFS"],
+      path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SwiftLiteTestingTests", dependencies: ["SwiftLite", "SwiftLiteTesting"],
       path: "Tests/SwiftLiteTestingTests",

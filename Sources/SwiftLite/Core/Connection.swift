@@ -63,6 +63,8 @@ public final class Connection {
   private let requestedSynchronous: SynchronousMode?
   /// Who checkpoints the write-ahead log (see ``OpenOptions/checkpoints``).
   let checkpointPolicy: CheckpointPolicy
+  /// The VFS the connection was opened with (see ``OpenOptions/vfs``); `nil` for the default.
+  let vfs: String?
 
   /// The cache where a layer above Core keeps its per-connection values of one type, made
   /// on first use. The values read back are of the type stored: the one cast is here.
@@ -102,7 +104,7 @@ public final class Connection {
           + "the path contains a NUL")
     }
     var handle: OpaquePointer?
-    let code = sqlite3_open_v2(path, &handle, options.flags.rawValue, nil)
+    let code = sqlite3_open_v2(path, &handle, options.flags.rawValue, options.vfs)
     guard code == SQLITE_OK, let handle else {
       let error = SQLiteError(code, handle)
       sqlite3_close_v2(handle)
@@ -115,6 +117,7 @@ public final class Connection {
     self.automaticMigration = options.automaticMigration
     self.requestedSynchronous = options.synchronous
     self.checkpointPolicy = options.checkpoints
+    self.vfs = options.vfs
     sqlite3_extended_result_codes(handle, 1)
     do {
       // The timeout comes first: reading the schema waits for a writer's lock like any read.
