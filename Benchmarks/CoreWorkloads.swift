@@ -17,7 +17,7 @@ extension Workloads {
   static let insert = Workload(
     name: "insert",
     summary: "insert rows in one transaction: prepare once, bind(values:) + run() per row",
-    target: 1.10,
+    target: 1.05,
     swiftLite: { trial in
       try swiftLiteInsert(trial) { insert, v, base in
         try insert.bind(
@@ -116,7 +116,7 @@ extension Workloads {
   static let iterate = Workload(
     name: "iterate",
     summary: "read all rows in place: forEachRow + row.get(Int64.self, at:) per column",
-    target: 1.05,
+    target: 1.10,
     swiftLite: { trial in
       let db = try Connection(path: trial.fixtures.populatedDatabase())
       return try trial.time {
@@ -178,7 +178,7 @@ extension Workloads {
   static let fetchAll = Workload(
     name: "fetchAll",
     summary: "fetch all rows as [Row] with db.query (raw: [struct of 10 Int64])",
-    target: 1.5,
+    target: 1.05,
     swiftLite: { trial in
       let db = try Connection(path: trial.fixtures.populatedDatabase())
       let rows = try trial.time { try db.query(Fixtures.selectAllSQL) }
@@ -214,7 +214,7 @@ extension Workloads {
   static let lookup = Workload(
     name: "lookup",
     summary: "look up one row by primary key per call: db.query(sql, [id]) (statement cache)",
-    target: 1.2,
+    target: 1.10,
     swiftLite: { trial in try swiftLiteLookup(trial, ids: trial.fixtures.lookupIDs) },
     raw: { trial in rawLookup(trial, ids: trial.fixtures.lookupIDs) })
 
@@ -225,7 +225,7 @@ extension Workloads {
   static let lookupHot = Workload(
     name: "lookup_hot",
     summary: "lookups in one transaction among 5,000 rows (cached): db.queryFirst(sql, values: id)",
-    target: 1.30,
+    target: 1.20,
     swiftLite: { trial in
       try swiftLiteLookup(trial, ids: trial.fixtures.hotLookupIDs, inTransaction: true) { db, id in
         try db.queryFirst(Fixtures.selectByIDSQL, values: id)!

@@ -49,7 +49,7 @@ struct MappedBenchItem: Model, RowMapped, Sendable {
 
 extension Workloads {
   static let mapped: [Workload] = [
-    mappedInsert, mappedFetchAll, modelLookupHot, mappedLookupHot,
+    mappedInsert, mappedFetchAll, modelLookup, mappedLookup, modelLookupHot, mappedLookupHot,
   ]
 
   /// `db.insert(model)` per mapped model, in one transaction (BEGIN timed, COMMIT not).
@@ -74,7 +74,7 @@ extension Workloads {
   static let mappedFetchAll = Workload(
     name: "mapped_fetchAll",
     summary: "fetch all rows as [RowMapped model] with db.findAll (raw: [struct of 10 Int64])",
-    target: 1.15,
+    target: 1.10,
     swiftLite: { trial in
       let db = try Connection(path: try modelDatabase(trial, rows: trial.rows))
       try db.createTable(for: MappedBenchItem.self)
@@ -84,6 +84,33 @@ extension Workloads {
     raw: modelFetchAll.raw)
 
   /// `db.find(BenchItem.self, id:)` per lookup inside one read transaction, among 5,000 rows.
+  /// `find(Model.self, id:)` per lookup, each in its own transaction (autocommit), among
+  /// every row: what an app's "open this item" costs.
+  static let modelLookup = Workload(
+    name: "model_lookup",
+    summary: "find(Model.self, id:) per lookup, autocommit, among every row (Codable)",
+    target: nil,
+    swiftLite: { trial in
+      try swiftLiteModelLookup(trial, inTransaction: false) { db, id in
+        let item = try db.find(BenchItem.self, id: id)!
+        return item.id &+ item.c1 &+ item.c2 &+ item.c3 &+ item.c4 &+ item.c5 &+ item.c6
+          &+ item.c7 &+ item.c8 &+ item.c9
+      }
+    },
+    raw: { trial in try rawModelLookup(trial, inTransaction: false) })
+
+  /// The same with the mapped model.
+  static let mappedLookup = Workload(
+    name: "mapped_lookup",
+    summary: "find(RowMapped.self, id:) per lookup, autocommit, among every row",
+    target: 1.10,
+    swiftLite: { trial in
+      try swiftLiteModelLookup(trial, inTransaction: false) { db, id in
+        try db.find(MappedBenchItem.self, id: id)!.sum
+      }
+    },
+    raw: { trial in try rawModelLookup(trial, inTransaction: false) })
+
   static let modelLookupHot = Workload(
     name: "model_lookup_hot",
     summary: "find(Model.self, id:) per lookup in one transaction, among 5,000 rows (Codable)",
@@ -101,33 +128,39 @@ extension Workloads {
   static let mappedLookupHot = Workload(
     name: "mapped_lookup_hot",
     summary: "find(RowMapped.self, id:) per lookup in one transaction, among 5,000 rows",
-    target: 1.4,
+    target: 1.20,
     swiftLite: { trial in
       try swiftLiteModelLookup(trial) { db, id in try db.find(MappedBenchItem.self, id: id)!.sum }
     },
     raw: rawModelLookup)
 
+  /// Lookups among the first 5,000 rows in one transaction (`inTransaction`), or among
+  /// every row, each in its own.
   static func swiftLiteModelLookup(
-    _ trial: Trial, _ lookup: (Connection, Int64) throws -> Int64
+    _ trial: Trial, inTransaction: Bool = true, _ lookup: (Connection, Int64) throws -> Int64
   ) throws -> Int64 {
     let db = try Connection(path: try modelDatabase(trial, rows: trial.rows))
     try db.createTable(for: BenchItem.self)
     try db.createTable(for: MappedBenchItem.self)
-    let ids = trial.fixtures.hotLookupIDs
+    let ids = inTransaction ? trial.fixtures.hotLookupIDs : trial.fixtures.lookupIDs
     return try trial.time {
-      try db.execute("BEGIN")
+      if inTransaction { try db.execute("BEGIN") }
       var sum: Int64 = 0
       for id in ids { sum &+= try lookup(db, id) }
-      try db.execute("COMMIT")
+      if inTransaction { try db.execute("COMMIT") }
       return sum
     }
   }
 
   static func rawModelLookup(_ trial: Trial) throws -> Int64 {
+    try rawModelLookup(trial, inTransaction: true)
+  }
+
+  static func rawModelLookup(_ trial: Trial, inTransaction: Bool) throws -> Int64 {
     let db = RawDatabase(path: try modelDatabase(trial, rows: trial.rows))
-    let ids = trial.fixtures.hotLookupIDs
+    let ids = inTransaction ? trial.fixtures.hotLookupIDs : trial.fixtures.lookupIDs
     return trial.time {
-      db.execute("BEGIN")
+      if inTransaction { db.execute("BEGIN") }
       var sum: Int64 = 0
       let select = db.prepare(
         "SELECT id, c1, c2, c3, c4, c5, c6, c7, c8, c9 FROM bench_item WHERE id = ?")
@@ -138,7 +171,7 @@ extension Workloads {
         sum &+= RawItem(select).sum
       }
       sqlite3_finalize(select)
-      db.execute("COMMIT")
+      if inTransaction { db.execute("COMMIT") }
       return sum
     }
   }

@@ -15,7 +15,7 @@ extension Workloads {
   static let fetchAllMemory = Workload(
     name: "fetchAll_memory",
     summary: "peak RSS of db.query over 10x--rows rows x 10 INTEGER (raw: [struct]), MB",
-    target: 1.5,
+    target: 1.15,
     swiftLite: { trial in try MemoryChild.measure(trial, side: .swiftlite) },
     raw: { trial in try MemoryChild.measure(trial, side: .raw) },
     unit: "MB")

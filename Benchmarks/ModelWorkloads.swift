@@ -91,7 +91,7 @@ extension Workloads {
   static let modelInsert = Workload(
     name: "model_insert",
     summary: "insert models of 10 Int64 in one transaction: db.insert(model) per model",
-    target: 1.5,
+    target: 1.80,
     swiftLite: { trial in try swiftLiteModelWrite(trial) { db, item in try db.insert(item) } },
     raw: rawModelInsert)
 
@@ -100,7 +100,7 @@ extension Workloads {
   static let modelSave = Workload(
     name: "model_save",
     summary: "save models (UPSERT) in one transaction: db.save(model) per model (raw: INSERT)",
-    target: nil,
+    target: 1.90,
     swiftLite: { trial in try swiftLiteModelWrite(trial) { db, item in try db.save(item) } },
     raw: rawModelInsert)
 
@@ -153,8 +153,9 @@ extension Workloads {
 
   static let modelFetchAll = Workload(
     name: "model_fetchAll",
-    summary: "fetch all rows as [Model] with db.findAll (raw: [struct of 10 Int64])",
-    target: 1.5,
+    summary:
+      "fetch all rows as [Model] with db.findAll (raw: [struct of 10 Int64]); target: codable_decode_floor + 1.0",
+    target: nil,
     swiftLite: { trial in
       let db = try Connection(path: try modelDatabase(trial, rows: trial.rows))
       try db.createTable(for: BenchItem.self)
