@@ -31,10 +31,13 @@ extension AutoMigration {
 
   /// As ``migrate(_:table:in:)``; `adopting` takes a table SwiftLite did not create under
   /// management (see `Connection.adopt(_:)`).
+  /// - Parameter stored: the table as just described on `db`, or `nil` to describe it; the
+  ///   plan applied is made again from what the transaction reads.
   static func migrate<M: Model>(
-    _ model: M.Type, table: String?, adopting: Bool, in db: Connection
+    _ model: M.Type, table: String?, adopting: Bool, stored: TableDescription? = nil,
+    in db: Connection
   ) throws -> MigrationPlan {
-    let first = try plan(for: model, table: table, adopting: adopting, in: db)
+    let first = try plan(for: model, table: table, adopting: adopting, stored: stored, in: db)
     guard !first.isEmpty else { return first }
     return try run(expecting: first.strategy, table: first.table, in: db) { db in
       try plan(for: model, table: table, adopting: adopting, in: db)

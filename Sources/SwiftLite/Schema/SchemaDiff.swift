@@ -2,7 +2,7 @@
 /// ``SchemaChange`` values, in the order a plan lists them, and which stored column feeds
 /// each wanted column.
 ///
-/// A pure comparison of values read beforehand (``StoredTable/read(_:for:in:)``): it runs
+/// A pure comparison of values read beforehand (``StoredTable/init(_:for:)``): it runs
 /// no SQL. A caller that wants the table to keep some features of its own (an extra index,
 /// a declared type name) changes `desired` before diffing.
 struct SchemaDiff {
@@ -25,17 +25,7 @@ struct SchemaDiff {
     static func read(_ table: String, for desired: TableSchema, in db: Connection) throws
       -> StoredTable?
     {
-      guard let schema = try SchemaInspector(db).schema(of: table) else { return nil }
-      let record = try AutoMigration.record(of: table, in: db)
-      var stored = StoredTable(
-        schema: schema, definition: record?.definition, swiftTypes: record?.swiftTypes)
-      if stored.definition == nil && desired.declaresUnreportedConstraints {
-        stored.createSQL = try db.scalar(
-          String.self,
-          "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
-          [table])
-      }
-      return stored
+      StoredTable(try SchemaCatalogue.describe(table, in: db), for: desired)
     }
   }
 
@@ -244,5 +234,19 @@ extension TableSchema {
   /// do not report back.
   var declaresUnreportedConstraints: Bool {
     autoIncrement || columns.contains { $0.check != nil || $0.collation != nil }
+  }
+}
+
+extension SchemaDiff.StoredTable {
+  /// What is known of a described table, or `nil` when it is not a table. Its CREATE
+  /// statement is kept only for a table with no record whose wanted schema declares a
+  /// CHECK, COLLATE or AUTOINCREMENT.
+  init?(_ description: TableDescription, for desired: TableSchema) {
+    guard let schema = description.tableSchema else { return nil }
+    let record = description.record
+    self.init(schema: schema, definition: record?.definition, swiftTypes: record?.swiftTypes)
+    if definition == nil && desired.declaresUnreportedConstraints {
+      createSQL = description.sql
+    }
   }
 }
