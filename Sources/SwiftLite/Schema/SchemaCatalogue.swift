@@ -30,7 +30,9 @@ final class SchemaCatalogue {
     static let index = 2
     /// `pragma_foreign_key_list`: id, seq, table, from, to, on_update, on_delete.
     static let foreignKey = 3
-    /// `pragma_table_xinfo` of the record table: its columns' names, joined by commas.
+    /// The record table's row of `sqlite_schema`, by rowid: type, name, sql; or, when the
+    /// catalogue knows of no record table, `pragma_table_xinfo` of it: NULL, its columns'
+    /// names joined by commas (NULL when there is none).
     static let recordTable = 4
     /// SwiftLite's record: table_name, definition, swift_types, origin, table_sql.
     static let record = 5
@@ -43,6 +45,9 @@ final class SchemaCatalogue {
   private var isLoaded = false
   /// The record table's columns, `nil` when the file has none.
   private var recordColumns: [String]?
+  /// The record table's row of `sqlite_schema` when the catalogue last read it: where it
+  /// is and what its CREATE statement said (which decides its columns).
+  private var recordTableRow: (rowID: Int64, sql: String?)?
 
   private init() {}
 
@@ -74,14 +79,18 @@ final class SchemaCatalogue {
     while true {
       do {
         parts = try TableDescription.Parts(
-          db.query(describingSQL, [table, rowIDs[key]]), name: table)
+          db.query(
+            describingSQL,
+            recordColumns == nil
+              ? [table, rowIDs[key]] : [table, rowIDs[key], recordTableRow?.rowID]),
+          name: table)
       } catch is SQLiteError where recordColumns != nil && attempt < 2 {
         // The record table went away since the catalogue looked.
         attempt += 1
         _ = try scan(db, after: lastRowID, lookingFor: nil)
         continue
       }
-      if parts.recordColumns == recordColumns?.joined(separator: ",") || attempt >= 2 { break }
+      if recordTableIsAsSeen(parts) || attempt >= 2 { break }
       attempt += 1
       _ = try scan(db, after: lastRowID, lookingFor: nil)
     }
@@ -100,6 +109,20 @@ final class SchemaCatalogue {
     return TableDescription(name: table, parts: parts, stored: stored)
   }
 
+  /// Whether the record table is as the catalogue last saw it, and the describing
+  /// statement read the records with the right columns.
+  private func recordTableIsAsSeen(_ parts: TableDescription.Parts) -> Bool {
+    guard let recordTableRow else { return parts.recordTable == nil }
+    guard let seen = parts.recordTable, seen.type == "table",
+      seen.name.utf8.elementsEqual(AutoMigration.recordTable.utf8)
+    else { return false }
+    switch (seen.sql, recordTableRow.sql) {
+    case (nil, nil): return true
+    case (let now?, let then?): return now.utf8.elementsEqual(then.utf8)
+    default: return false
+    }
+  }
+
   /// Reads the rows of `sqlite_schema` with a rowid above `after` (and the record table's
   /// columns), and returns the row of `table` if among them.
   private func scan(_ db: Connection, after: Int64, lookingFor table: String?) throws
@@ -108,33 +131,52 @@ final class SchemaCatalogue {
     var found: (type: String, name: String, sql: String?)?
     var columns: [String] = []
     if after == 0 { lastRowID = 0 }
+    // The record table's row is read wherever it is: it may be older than `after`.
+    let record = "'" + AutoMigration.recordTable + "'"  // a string: the name as a value
+    var recordRow: (rowID: Int64, sql: String?)?
     try db.forEachRow(
       "SELECT rowid, type, name, CASE WHEN type IN ('table', 'view') AND name = ?2 COLLATE NOCASE"
         + " THEN sql END FROM sqlite_schema WHERE rowid > ?1"
-        + " UNION ALL SELECT NULL, NULL, name, NULL FROM pragma_table_xinfo('"
-        + AutoMigration.recordTable + "', 'main')",
-      [after, table]
+        + " UNION ALL SELECT NULL, NULL, name, NULL FROM pragma_table_xinfo(" + record
+        + ", 'main')"
+        + " UNION ALL SELECT rowid, 'record table', name, sql FROM sqlite_schema"
+        + " WHERE rowid = ?3 OR (?3 IS NULL AND type = 'table' AND name = " + record + ")",
+      [after, table, recordTableRow?.rowID]
     ) { row in
       let name = try row.get(String.self, at: 2)
       guard let rowID = try row.get(Int64?.self, at: 0) else {
         columns.append(name)
         return
       }
-      lastRowID = max(lastRowID, rowID)
       let type = try row.get(String.self, at: 1)
+      if type == "record table" {
+        if Self.sameName(name, AutoMigration.recordTable) {
+          recordRow = (rowID, try row.get(String?.self, at: 3))
+        }
+        return
+      }
+      lastRowID = max(lastRowID, rowID)
       guard type == "table" || type == "view" else { return }
       rowIDs[Self.key(name)] = rowID
       if let table, Self.sameName(name, table) {
         found = (type, name, try row.get(String?.self, at: 3))
       }
     }
+    if !columns.isEmpty && recordRow == nil {
+      // The record table is not where it was (made again since): found by name.
+      recordRow = try db.queryFirst(
+        "SELECT rowid, sql FROM sqlite_schema WHERE type = 'table' AND name = " + record
+      ).map { (try $0.get(Int64.self, at: 0), try $0.get(String?.self, at: 1)) }
+    }
     recordColumns = columns.isEmpty ? nil : columns
+    recordTableRow = columns.isEmpty ? nil : recordRow
     isLoaded = true
     return found
   }
 
   /// The describing statement for the record table as the catalogue last saw it.
-  /// Parameters: ?1 the name, ?2 the rowid of its row in `sqlite_schema` (or NULL).
+  /// Parameters: ?1 the name, ?2 the rowid of its row in `sqlite_schema` (or NULL), and
+  /// when there is a record table, ?3 its rowid.
   private var describingSQL: String {
     if let recordColumns, let sql = describingSQLCache[recordColumns] { return sql }
     var sql =
@@ -146,30 +188,38 @@ final class SchemaCatalogue {
       + " FROM pragma_index_list(?1, 'main') AS l JOIN pragma_index_info(l.name, 'main') AS i"
       + " UNION ALL SELECT 3, id, seq, \"table\", \"from\", \"to\", on_update, on_delete"
       + " FROM pragma_foreign_key_list(?1, 'main')"
-      + " UNION ALL SELECT 4, group_concat(name, ','), NULL, NULL, NULL, NULL, NULL, NULL"
-      + " FROM pragma_table_xinfo('" + AutoMigration.recordTable + "', 'main')"
-    if let recordColumns {
-      // Columns added by later versions read NULL in a record table made before them.
-      func column(_ name: String) -> String { recordColumns.contains(name) ? "r." + name : "NULL" }
-      let table = SQLIdentifier.quote(AutoMigration.recordTable)
-      // Records are found by their key under the name asked for and the schema's spelling
-      // of it; one under yet another ASCII case is looked for (reading every record) only
-      // when those find none for a table or view that exists.
-      let spellings =
-        "table_name IN (?1, (SELECT name FROM sqlite_schema WHERE rowid = ?2"
-        + " AND name = ?1 COLLATE NOCASE))"
-      let values =
-        "SELECT 5, r.table_name, r.definition, " + column("swift_types") + ", "
-        + column("origin") + ", " + column("table_sql") + ", NULL, NULL FROM "
-      // The one-row gate comes first (CROSS JOIN keeps that order): when it is empty, the
-      // record table is not read at all.
-      sql +=
-        " UNION ALL " + values + table + " AS r WHERE r." + spellings + " UNION ALL " + values
-        + "(SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM " + table + " WHERE " + spellings + ")"
-        + " AND EXISTS (SELECT 1 FROM pragma_table_xinfo(?1, 'main'))) CROSS JOIN " + table
-        + " AS r WHERE r.table_name = ?1 COLLATE NOCASE"
-      describingSQLCache[recordColumns] = sql
+    guard let recordColumns else {
+      // No record table, as far as the catalogue knows: its columns say whether one came.
+      return sql
+        + " UNION ALL SELECT 4, NULL, group_concat(name, ','), NULL, NULL, NULL, NULL, NULL"
+        + " FROM pragma_table_xinfo('" + AutoMigration.recordTable + "', 'main')"
     }
+    // The record table's row, by rowid: the same statement, the same columns.
+    sql +=
+      " UNION ALL SELECT 4, type, name, sql, NULL, NULL, NULL, NULL FROM sqlite_schema"
+      + " WHERE rowid = ?3"
+    // Columns added by later versions read NULL in a record table made before them.
+    func column(_ name: String) -> String { recordColumns.contains(name) ? "r." + name : "NULL" }
+    let table = SQLIdentifier.quote(AutoMigration.recordTable)
+    let values =
+      "SELECT 5, r.table_name, r.definition, " + column("swift_types") + ", "
+      + column("origin") + ", " + column("table_sql") + ", NULL, NULL FROM "
+    // Records are found by their key, under the name asked for, then under the schema's
+    // spelling of it; one under yet another ASCII case is looked for (reading every
+    // record) only when those find none for a table or view that exists. The one-row gate
+    // comes first (CROSS JOIN keeps that order): when it is empty, no record is read.
+    let spelling =
+      "(SELECT name FROM sqlite_schema WHERE rowid = ?2 AND name = ?1 COLLATE NOCASE)"
+    sql +=
+      " UNION ALL " + values + table + " AS r WHERE r.table_name = ?1"
+      + " UNION ALL " + values + table + " AS r WHERE r.table_name = " + spelling
+      + " AND r.table_name <> ?1"
+      + " UNION ALL " + values + "(SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM " + table
+      + " WHERE table_name = ?1) AND NOT EXISTS (SELECT 1 FROM " + table
+      + " WHERE table_name = " + spelling + ")"
+      + " AND EXISTS (SELECT 1 FROM pragma_table_xinfo(?1, 'main'))) CROSS JOIN " + table
+      + " AS r WHERE r.table_name = ?1 COLLATE NOCASE"
+    describingSQLCache[recordColumns] = sql
     return sql
   }
 

@@ -81,8 +81,9 @@ extension TableDescription {
     var foreignKeys:
       [Int: (columns: [String], parents: [String], table: String, update: String, delete: String)] =
         [:]
-    /// The record table's columns, joined by commas; `nil` when the file has no record table.
-    var recordColumns: String?
+    /// What the statement read of the record table: its row of `sqlite_schema` (or, when
+    /// the catalogue knows of none, its columns joined by commas as `name`); `nil` when none.
+    var recordTable: (type: String?, name: String, sql: String?)?
     var record: AutoMigration.RecordRow?
 
     /// Reads the rows: each one's first column says which part it belongs to.
@@ -129,7 +130,11 @@ extension TableDescription {
             foreignKeys[id]?.parents.append(parent)
           }
         case SchemaCatalogue.Part.recordTable:
-          recordColumns = try row.get(String?.self, at: 1)
+          if let found = try row.get(String?.self, at: 2) {
+            recordTable = (
+              try row.get(String?.self, at: 1), found, try row.get(String?.self, at: 3)
+            )
+          }
         case SchemaCatalogue.Part.record:
           let found = try AutoMigration.RecordRow(row)
           // The spelling asked for wins over the schema's, as a lookup by either would.

@@ -217,4 +217,33 @@ final class SchemaCatalogueTests: SQLiteTestCase {
       XCTAssertEqual(options.isStrict, try row.get(Bool.self, at: 2), sql)
     }
   }
+
+  func testARecordTableMadeOrWidenedByAnotherConnectionIsReadAgain() throws {
+    // A file another program made: no record table yet.
+    try db.execute(#"CREATE TABLE "Note_x" ("id" INTEGER PRIMARY KEY, "text" TEXT NOT NULL)"#)
+    XCTAssertEqual(try db.ownership(of: "Note_x"), .mapped)
+    let other = try openSecondConnection()
+    try other.adopt(Note.self, target: "x")
+    XCTAssertEqual(try db.ownership(of: "Note_x"), .managed)
+    XCTAssertTrue(try db.migrationPlan(for: Note.self, target: "x").isEmpty)
+
+    // A record table from a version before `swift_types`, `origin` and `table_sql`.
+    let older = try open("older.sqlite")
+    try older.execute(
+      """
+      CREATE TABLE swiftlite_schema (table_name TEXT NOT NULL PRIMARY KEY, definition TEXT NOT NULL);
+      CREATE TABLE "Note_y" ("id" INTEGER PRIMARY KEY, "text" TEXT NOT NULL);
+      INSERT INTO swiftlite_schema VALUES
+        ('Note_y', 'CREATE TABLE "Note_y" ("id" INTEGER PRIMARY KEY, "text" TEXT NOT NULL)');
+      """)
+    XCTAssertEqual(try older.ownership(of: "Note_y"), .managed)
+    // Another connection widens the record table (and records the table's statement);
+    // then the table is remade behind SwiftLite's back: the record no longer describes it.
+    let widening = try open("older.sqlite")
+    try widening.migrate(Note.self, target: "y")
+    XCTAssertEqual(try older.ownership(of: "Note_y"), .managed)
+    try widening.execute(
+      #"DROP TABLE "Note_y"; CREATE TABLE "Note_y" (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"#)
+    XCTAssertEqual(try older.ownership(of: "Note_y"), .mapped)
+  }
 }
