@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // The record SwiftLite keeps of each table it manages (`swiftlite_schema`): the definition
 // it gave the table, its columns' Swift types (which SQLite's pragmas cannot report),
@@ -114,16 +115,35 @@ extension AutoMigration {
   }
 
   /// The Swift types of a schema's columns, as recorded: a JSON object, keys sorted.
+  /// Encoded once per set of columns (every table of a per-target model has the same).
   static func swiftTypesText(_ schema: TableSchema) -> String? {
     var types: [String: String] = [:]
+    // The key holds the bytes of each name and type, each after its length: names that
+    // differ only in their Unicode normalization are different names.
+    var key: [UInt8] = []
     for column in schema.columns {
-      if let swiftType = column.swiftType { types[column.name] = swiftType }
+      guard let swiftType = column.swiftType else { continue }
+      types[column.name] = swiftType
+      for text in [column.name, swiftType] {
+        let count = text.utf8.count
+        key += [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: count >> $0) }
+        key += text.utf8
+      }
     }
     guard !types.isEmpty else { return nil }
+    if let text = swiftTypesTexts.withLock({ $0[key] }) { return text }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    return (try? encoder.encode(types)).map { String(decoding: $0, as: UTF8.self) }
+    let text = (try? encoder.encode(types)).map { String(decoding: $0, as: UTF8.self) }
+    swiftTypesTexts.withLock { texts in
+      if texts.count >= 256 { texts.removeAll() }
+      texts[key] = text
+    }
+    return text
   }
+
+  /// Texts of ``swiftTypesText(_:)`` by the bytes of the column names and types.
+  private static let swiftTypesTexts = Mutex<[[UInt8]: String?]>([:])
 
   static func decodeSwiftTypes(_ text: String) -> [String: String]? {
     try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))

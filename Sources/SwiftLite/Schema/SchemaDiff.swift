@@ -176,9 +176,14 @@ struct SchemaDiff {
     withoutAdded.columns.sort {
       (storedPosition[$0.name] ?? .max) < (storedPosition[$1.name] ?? .max)
     }
-    var inStoredOrder = withoutAdded
-    inStoredOrder.columns += added
-    alteredDefinition = inStoredOrder.createTableSQL()
+    let definition = withoutAdded.createTableSQL()
+    if added.isEmpty {
+      alteredDefinition = definition
+    } else {
+      var inStoredOrder = withoutAdded
+      inStoredOrder.columns += added
+      alteredDefinition = inStoredOrder.createTableSQL()
+    }
 
     // The record is compared only when nothing the pragmas saw rebuilds the table already
     // (an added column aside).
@@ -187,7 +192,7 @@ struct SchemaDiff {
       return change.needsRebuild
     }
     if let record = storedTable.definition {
-      if !pragmasSawRebuild && record != withoutAdded.createTableSQL() {
+      if !pragmasSawRebuild && record != definition {
         changes.append(.constraintsChanged)
       }
     } else if !pragmasSawRebuild && desired.declaresUnreportedConstraints {
@@ -195,15 +200,20 @@ struct SchemaDiff {
       // has the CHECK, COLLATE or AUTOINCREMENT the model declares. Unless its CREATE
       // statement is the one SwiftLite would write, rebuild it so that it does, rather than
       // record what may not be true.
-      if storedTable.createSQL != withoutAdded.createTableSQL() {
+      if storedTable.createSQL != definition {
         changes.append(.constraintsUnverifiable)
       }
     }
 
     // A Swift type may change within one storage class (String to [String], Int to Bool,
     // an enum that lost a case): SQLite sees nothing, but rows would stop decoding. The
-    // types recorded last time tell.
-    if let recorded = storedTable.swiftTypes, let old = AutoMigration.decodeSwiftTypes(recorded) {
+    // types recorded last time tell (when they are recorded as the model has them now,
+    // none changed: the text is not decoded).
+    let desiredTypes = AutoMigration.swiftTypesText(desired)
+    if let recorded = storedTable.swiftTypes,
+      desiredTypes.map({ !$0.utf8.elementsEqual(recorded.utf8) }) ?? true,
+      let old = AutoMigration.decodeSwiftTypes(recorded)
+    {
       for column in sources {
         let (target, source) = (column.target, column.source)
         guard let was = old[source], let now = target.swiftType, was != now else { continue }
@@ -214,7 +224,6 @@ struct SchemaDiff {
         swiftTypeChanges.append(target.name)
       }
     }
-    let desiredTypes = AutoMigration.swiftTypesText(desired)
     recordIsCurrent =
       storedTable.definition == alteredDefinition
       && storedTable.swiftTypes == desiredTypes
