@@ -44,7 +44,7 @@ public enum AutoMigration {
   ) throws -> MigrationPlan {
     var desired = try TableSchema(model, table: table)
     var kept: [String] = []
-    let stored = try stored ?? SchemaCatalogue.describe(desired.name, in: db)
+    let stored = try stored ?? SchemaCatalogue.describe(desired.name, expecting: desired, in: db)
     let wasAdopted = stored.record?.isAdopted ?? false
     let adopted = adopting || wasAdopted
     if adopted { (desired, kept) = adoptedSchema(model, desired, stored) }
@@ -125,7 +125,11 @@ public enum AutoMigration {
     // strategy from the changes, then write the SQL for it. Features of the stored table
     // that the desired schema should keep belong in `desired` before the diff.
     let table = desired.name
-    let description = try description ?? SchemaCatalogue.describe(table, in: db)
+    let description =
+      try description ?? SchemaCatalogue.describe(table, expecting: desired, in: db)
+    if isCurrent(description, for: desired) {
+      return MigrationPlan(table: table, strategy: .none, changes: [], steps: [])
+    }
     guard let stored = SchemaDiff.StoredTable(description, for: desired) else {
       return createPlan(desired)
     }
@@ -149,6 +153,23 @@ public enum AutoMigration {
         + [recordStep(desired, definition: diff.alteredDefinition)]
     }
     return MigrationPlan(table: table, strategy: strategy, changes: diff.changes, steps: steps)
+  }
+
+  /// Whether the table is exactly what `desired` creates and SwiftLite's record says so,
+  /// so that the diff would find nothing: its CREATE statement is the one `desired` writes
+  /// (the description was read expecting it), the record still describes it and holds that
+  /// statement and the Swift types `desired` has, and its indexes are the ones `desired`
+  /// declares. The common case of a table's first use, decided without diffing.
+  private static func isCurrent(_ stored: TableDescription, for desired: TableSchema) -> Bool {
+    guard stored.expectedSchema == desired, let sql = stored.sql, let record = stored.record,
+      record.definition.utf8.elementsEqual(sql.utf8)
+    else { return false }
+    switch (record.swiftTypes, swiftTypesText(desired)) {
+    case (nil, nil): break
+    case (let recorded?, let wanted?) where recorded.utf8.elementsEqual(wanted.utf8): break
+    default: return false
+    }
+    return Set(stored.schema?.indexes ?? []) == Set(desired.indexes)
   }
 
   /// Creating the table: the table, its indexes, and its record.

@@ -64,12 +64,28 @@ final class SchemaCatalogue {
 
   /// Describes `table` as it is now on `db`, in one statement when the catalogue knows
   /// where its row is (two when the table is new to it, rarely three).
+  /// - Parameter expected: the schema the caller expects (a model's): when the table's
+  ///   CREATE statement is, byte for byte, the one this schema writes, its columns, keys and
+  ///   options are taken from it instead of asking the pragmas (SQLite derived its own from
+  ///   that very text); its indexes and SwiftLite's record are read as always.
   /// - Throws: `SQLiteError` if reading fails.
-  static func describe(_ table: String, in db: Connection) throws -> TableDescription {
-    try of(db).describe(table, in: db)
+  static func describe(_ table: String, expecting expected: TableSchema? = nil, in db: Connection)
+    throws -> TableDescription
+  {
+    let catalogue = of(db)
+    let expectation = expected.map { ($0, $0.createTableSQL(as: table)) }
+    let description = try catalogue.describe(table, expecting: expectation, in: db)
+    // The pragmas were skipped for a statement that is not the expected one: impossible
+    // in one statement, but then the table is described again in full.
+    guard description.kind != .table || description.schema != nil else {
+      return try catalogue.describe(table, expecting: nil, in: db)
+    }
+    return description
   }
 
-  private func describe(_ table: String, in db: Connection) throws -> TableDescription {
+  private func describe(
+    _ table: String, expecting expected: (schema: TableSchema, sql: String)?, in db: Connection
+  ) throws -> TableDescription {
     if !isLoaded { _ = try scan(db, after: 0, lookingFor: nil) }
     let key = Self.key(table)
     var parts: TableDescription.Parts
@@ -77,12 +93,12 @@ final class SchemaCatalogue {
     // A record table made, changed or dropped since the catalogue looked is read again,
     // once or twice (another connection could change it in between).
     while true {
+      var arguments: [(any SQLiteValueConvertible)?] = [table, rowIDs[key]]
+      if recordColumns != nil || expected != nil { arguments.append(recordTableRow?.rowID) }
+      if let expected { arguments.append(expected.sql) }
       do {
         parts = try TableDescription.Parts(
-          db.query(
-            describingSQL,
-            recordColumns == nil
-              ? [table, rowIDs[key]] : [table, rowIDs[key], recordTableRow?.rowID]),
+          db.query(describingSQL(gated: expected != nil), StatementArguments(arguments)),
           name: table)
       } catch is SQLiteError where recordColumns != nil && attempt < 2 {
         // The record table went away since the catalogue looked.
@@ -106,7 +122,7 @@ final class SchemaCatalogue {
       }
     }
     if stored == nil { rowIDs[key] = nil }
-    return TableDescription(name: table, parts: parts, stored: stored)
+    return TableDescription(name: table, parts: parts, stored: stored, expected: expected)
   }
 
   /// Whether the record table is as the catalogue last saw it, and the describing
@@ -175,24 +191,34 @@ final class SchemaCatalogue {
   }
 
   /// The describing statement for the record table as the catalogue last saw it.
-  /// Parameters: ?1 the name, ?2 the rowid of its row in `sqlite_schema` (or NULL), and
-  /// when there is a record table, ?3 its rowid.
-  private var describingSQL: String {
-    if let recordColumns, let sql = describingSQLCache[recordColumns] { return sql }
+  /// Parameters: ?1 the name, ?2 the rowid of its row in `sqlite_schema` (or NULL), ?3 when
+  /// there is a record table (or the statement is `gated`) its rowid (or NULL), and when
+  /// `gated`, ?4 the expected CREATE statement: the columns and foreign keys are read only
+  /// when the table's statement is another. (The one-row gate comes first, CROSS JOIN
+  /// keeping that order: when it is empty, the pragma is not run at all.)
+  private func describingSQL(gated: Bool) -> String {
+    let cacheKey = (recordColumns ?? []) + (gated ? ["?4"] : [])
+    if let sql = describingSQLCache[cacheKey] { return sql }
+    let gate =
+      gated
+      ? "(SELECT 1 WHERE (SELECT sql FROM sqlite_schema WHERE rowid = ?2"
+        + " AND name = ?1 COLLATE NOCASE) IS NOT ?4) CROSS JOIN " : ""
     var sql =
       "SELECT 0, type, name, sql, NULL, NULL, NULL, NULL FROM sqlite_schema"
       + " WHERE rowid = ?2 AND type IN ('table', 'view')"
       + " UNION ALL SELECT 1, name, type, \"notnull\", dflt_value, pk, hidden, NULL"
-      + " FROM pragma_table_xinfo(?1, 'main')"
+      + " FROM " + gate + "pragma_table_xinfo(?1, 'main')"
       + " UNION ALL SELECT 2, l.name, l.origin, l.\"unique\", l.partial, i.seqno, i.name, NULL"
       + " FROM pragma_index_list(?1, 'main') AS l JOIN pragma_index_info(l.name, 'main') AS i"
       + " UNION ALL SELECT 3, id, seq, \"table\", \"from\", \"to\", on_update, on_delete"
-      + " FROM pragma_foreign_key_list(?1, 'main')"
+      + " FROM " + gate + "pragma_foreign_key_list(?1, 'main')"
     guard let recordColumns else {
       // No record table, as far as the catalogue knows: its columns say whether one came.
-      return sql
-        + " UNION ALL SELECT 4, NULL, group_concat(name, ','), NULL, NULL, NULL, NULL, NULL"
+      sql +=
+        " UNION ALL SELECT 4, NULL, group_concat(name, ','), NULL, NULL, NULL, NULL, NULL"
         + " FROM pragma_table_xinfo('" + AutoMigration.recordTable + "', 'main')"
+      describingSQLCache[cacheKey] = sql
+      return sql
     }
     // The record table's row, by rowid: the same statement, the same columns.
     sql +=
@@ -219,7 +245,7 @@ final class SchemaCatalogue {
       + " WHERE table_name = " + spelling + ")"
       + " AND EXISTS (SELECT 1 FROM pragma_table_xinfo(?1, 'main'))) CROSS JOIN " + table
       + " AS r WHERE r.table_name = ?1 COLLATE NOCASE"
-    describingSQLCache[recordColumns] = sql
+    describingSQLCache[cacheKey] = sql
     return sql
   }
 

@@ -36,6 +36,9 @@ struct TableDescription {
   /// SwiftLite's record of the table (under any ASCII case of its name), whether or not
   /// it still describes the table; `nil` when there is none.
   private(set) var recordRow: AutoMigration.RecordRow?
+  /// The schema the description was asked to expect, when the table's CREATE statement is
+  /// the one it writes (see ``SchemaCatalogue/describe(_:expecting:in:)``).
+  private(set) var expectedSchema: TableSchema?
 
   /// The description of a name that denotes nothing.
   init(missing name: String) { self.name = name }
@@ -147,8 +150,12 @@ extension TableDescription {
   }
 
   /// The description from the statement's parts and the table's row of `sqlite_schema`
-  /// (`nil` when the name denotes nothing).
-  init(name: String, parts: Parts, stored: (type: String, name: String, sql: String?)?) {
+  /// (`nil` when the name denotes nothing). When the statement is `expected`'s own (the
+  /// pragmas for columns and foreign keys were then not run), those come from `expected`.
+  init(
+    name: String, parts: Parts, stored: (type: String, name: String, sql: String?)?,
+    expected: (schema: TableSchema, sql: String)? = nil
+  ) {
     self.name = name
     recordRow = parts.record
     guard let stored else { return }
@@ -157,8 +164,32 @@ extension TableDescription {
     sql = stored.sql
     if kind == .table, let sql = stored.sql { options = TableOptions(createStatement: sql) }
     var columns = parts.columns
+    var primaryKey = parts.primaryKey.sorted { $0.position < $1.position }.map(\.name)
+    var foreignKeys = parts.foreignKeys.keys.sorted().compactMap { id -> ForeignKey? in
+      guard let entry = parts.foreignKeys[id] else { return nil }
+      return ForeignKey(
+        entry.columns, references: entry.table, entry.parents,
+        onDelete: ForeignKey.Action(rawValue: entry.delete) ?? .noAction,
+        onUpdate: ForeignKey.Action(rawValue: entry.update) ?? .noAction)
+    }
+    if !parts.hasColumns {
+      // A table has columns: the pragmas were skipped, for the expected statement only.
+      guard kind == .table, let expected, let sql, sql.utf8.elementsEqual(expected.sql.utf8)
+      else { return }
+      // As the pragmas report them: declared types upper-cased, a rowid alias without NOT
+      // NULL (the statement does not say it), UNIQUE from the indexes below, no CHECK,
+      // COLLATE or Swift type (the diff reads those from SwiftLite's record).
+      let alias = expected.schema.hasRowIDAlias ? expected.schema.primaryKey.first : nil
+      columns = expected.schema.columns.map {
+        ColumnDefinition(
+          name: $0.name, type: $0.type.uppercased(), isNotNull: $0.isNotNull && $0.name != alias,
+          defaultSQL: $0.defaultSQL)
+      }
+      primaryKey = expected.schema.primaryKey
+      foreignKeys = expected.schema.foreignKeys
+      expectedSchema = expected.schema
+    }
     var indexes: [TableSchema.IndexDefinition] = []
-    let primaryKey = parts.primaryKey.sorted { $0.position < $1.position }.map(\.name)
     uniqueKeys = [primaryKey.isEmpty ? ["rowid"] : primaryKey]
     for indexName in parts.indexOrder {
       guard let entry = parts.indexes[indexName] else { continue }
@@ -176,13 +207,6 @@ extension TableDescription {
       if entry.unique, !entry.partial, named.allSatisfy({ $0 != nil }) {
         uniqueKeys.append(named.compactMap { $0 })
       }
-    }
-    let foreignKeys = parts.foreignKeys.keys.sorted().compactMap { id -> ForeignKey? in
-      guard let entry = parts.foreignKeys[id] else { return nil }
-      return ForeignKey(
-        entry.columns, references: entry.table, entry.parents,
-        onDelete: ForeignKey.Action(rawValue: entry.delete) ?? .noAction,
-        onUpdate: ForeignKey.Action(rawValue: entry.update) ?? .noAction)
     }
     schema = TableSchema(
       name: name, columns: columns, primaryKey: primaryKey, autoIncrement: false,

@@ -22,7 +22,8 @@ extension Connection {
     -> MigrationPlan
   {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    let stored = try SchemaCatalogue.describe(name, in: self)
+    let stored = try SchemaCatalogue.describe(
+      name, expecting: TableSchema(model, table: name), in: self)
     if ownership(stored) == .mapped { throw MigrationError.notManaged(table: name) }
     return try AutoMigration.plan(
       for: model, table: name, adopting: false, stored: stored, in: self)
@@ -33,7 +34,8 @@ extension Connection {
   /// - Throws: as ``migrationPlan(for:target:)``, except for unmanaged tables.
   public func needsMigration<M: Model>(_ model: M.Type, target: String? = nil) throws -> Bool {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    let stored = try SchemaCatalogue.describe(name, in: self)
+    let stored = try SchemaCatalogue.describe(
+      name, expecting: TableSchema(model, table: name), in: self)
     if ownership(stored) == .mapped { return false }
     // A plan whose only step completes the record of a matching table changes no schema.
     return try AutoMigration.plan(
@@ -50,7 +52,8 @@ extension Connection {
   @discardableResult
   public func migrate<M: Model>(_ model: M.Type, target: String? = nil) throws -> MigrationPlan {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    let stored = try SchemaCatalogue.describe(name, in: self)
+    let stored = try SchemaCatalogue.describe(
+      name, expecting: TableSchema(model, table: name), in: self)
     if ownership(stored) == .mapped { throw MigrationError.notManaged(table: name) }
     forgetModelTable(model, table: name)
     return try AutoMigration.migrate(model, table: name, adopting: false, stored: stored, in: self)

@@ -31,7 +31,7 @@ extension Connection {
     let mapping: TableMapping
     // Everything below is decided from this one read of the schema (a migration reads
     // again inside its transaction).
-    let stored = try SchemaCatalogue.describe(name, in: self)
+    let stored = try SchemaCatalogue.describe(name, expecting: desired, in: self)
     switch ownership(stored, policy: M.schemaPolicy) {
     case .missing:
       if M.schemaPolicy == .mapped { throw ModelError.tableNotFound(table: name) }

@@ -246,4 +246,69 @@ final class SchemaCatalogueTests: SQLiteTestCase {
       #"DROP TABLE "Note_y"; CREATE TABLE "Note_y" (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"#)
     XCTAssertEqual(try older.ownership(of: "Note_y"), .mapped)
   }
+
+  func testATableAsItsModelMadeItIsDescribedAsThePragmasWouldWithoutRunningThem() throws {
+    struct Parent: Model {
+      var id: Int64
+      var name: String
+      static let tableName = "parent"
+      static let primaryKey = ["id"]
+    }
+    struct Child: Model {
+      var a: String
+      var b: Int64
+      var parentID: Int64?
+      var score: Double
+      var note: String?
+      var tags: [String]
+      var when: Date
+      static let tableName = "child"
+      static let primaryKey = ["a", "b"]
+      static let foreignKeys = [
+        ForeignKey(["parentID"], references: "parent", onDelete: .cascade)
+      ]
+      static let indexes = [TableIndex(["score"]), TableIndex(["note", "b"], unique: true)]
+      static let columnConstraints: [String: [ColumnConstraint]] = [
+        "score": [.default(.real(1.5)), .check("score >= 0")],
+        "note": [.unique, .collate("NOCASE")],
+      ]
+    }
+    struct Strict: Model {
+      var id: Int64
+      var value: String?
+      static let tableName = "strict_item"
+      static let primaryKey = ["id"]
+      static let isStrict = true
+      static let autoIncrement = true
+    }
+    try db.createTable(for: Parent.self, target: "p")
+    try db.createTable(for: Child.self, target: "p")
+    try db.createTable(for: Strict.self, target: "p")
+    func check<M: Model>(_ model: M.Type) throws {
+      let name = M.tableName(target: "p")
+      let desired = try TableSchema(model, target: "p")
+      let fromPragmas = try SchemaCatalogue.describe(name, in: db)
+      clearExecutedSQL()
+      let fromModel = try SchemaCatalogue.describe(name, expecting: desired, in: db)
+      // The pragmas a statement runs are traced as "-- PRAGMA ..." lines of their own.
+      XCTAssertEqual(
+        executedSQL.filter { $0.hasPrefix("-- PRAGMA") && !$0.contains("index_") }, [],
+        "\(name): the pragmas for columns and foreign keys ran")
+      XCTAssertEqual(fromModel.schema, fromPragmas.schema, name)
+      XCTAssertEqual(fromModel.uniqueKeys, fromPragmas.uniqueKeys, name)
+      XCTAssertEqual(fromModel.options, fromPragmas.options, name)
+      XCTAssertNotNil(fromModel.record, name)
+      XCTAssertTrue(try AutoMigration.plan(to: desired, stored: fromModel, in: db).isEmpty, name)
+    }
+    try check(Parent.self)
+    try check(Child.self)
+    try check(Strict.self)
+    // Another statement (a column added): the pragmas are asked.
+    try db.execute(#"ALTER TABLE "parent_p" ADD COLUMN extra TEXT"#)
+    let desired = try TableSchema(Parent.self, target: "p")
+    clearExecutedSQL()
+    let altered = try SchemaCatalogue.describe("parent_p", expecting: desired, in: db)
+    XCTAssertTrue(executedSQL.contains { $0.hasPrefix("-- PRAGMA 'main'.table_xinfo='parent_p'") })
+    XCTAssertEqual(altered.schema?.columns.map(\.name), ["id", "name", "extra"])
+  }
 }
