@@ -23,9 +23,9 @@ struct TableDescription {
   private(set) var storedName: String?
   /// The CREATE statement stored in `sqlite_schema`, `nil` when missing.
   private(set) var sql: String?
-  /// The columns (hidden and generated ones left out), primary key, indexes, foreign keys
-  /// and STRICT, as the pragmas report them (a view has columns only); `nil` when missing.
-  /// Named ``name``.
+  /// The columns (hidden and generated ones left out), primary key, indexes and foreign
+  /// keys as the pragmas report them, and STRICT (a view has columns only); `nil` when
+  /// missing. Named ``name``.
   private(set) var schema: TableSchema?
   /// WITHOUT ROWID and STRICT.
   private(set) var options = TableOptions()
@@ -74,7 +74,8 @@ extension TableDescription {
     /// type, name, sql.
     var stored: (type: String, name: String, sql: String?)?
     var columns: [ColumnDefinition] = []
-    /// Whether `pragma_table_xinfo` knows the name (as a table or a view).
+    /// Whether `pragma_table_xinfo` knows the name (as a table or a view); `false` too
+    /// when the statement skipped it, the table's CREATE statement being the expected one.
     var hasColumns = false
     var primaryKey: [(position: Int, name: String)] = []
     var indexOrder: [String] = []
