@@ -60,6 +60,54 @@ final class TargetRotationTests: SQLiteTestCase {
     try reopened.close()
   }
 
+  func testChangesByAnotherConnectionBetweenPassesAreSeenAtTheNextFirstUse() throws {
+    struct ChatLineWithTag: Model {
+      var id: Int64
+      var text: String
+      var tag: String?
+      static let tableName = "ChatLine"
+      static let primaryKey = ["id"]
+    }
+    let targets = 600  // more than a connection keeps checked: each pass checks every table
+    try db.transaction { db in
+      for target in 0..<targets { try db.createTable(for: ChatLine.self, target: "chat\(target)") }
+    }
+    let rotating = try Connection(path: databasePath)
+    func pass(_ number: Int) throws {
+      try rotating.transaction { db in
+        for target in 0..<targets {
+          try db.save(ChatLine(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
+        }
+      }
+    }
+    try pass(0)
+    // Between the passes, another connection migrates one table, drops another, and
+    // replaces a third with a table of its own.
+    let other = try openSecondConnection()
+    try other.migrate(ChatLineWithTag.self, target: "chat7")
+    try other.dropTable(for: ChatLine.self, target: "chat8")
+    try other.execute(
+      """
+      DROP TABLE "ChatLine_chat9";
+      CREATE TABLE "ChatLine_chat9" (id INTEGER PRIMARY KEY, text TEXT NOT NULL, tag TEXT);
+      """)
+    let foreignSQL = try other.storedSQL("ChatLine_chat9")
+    try pass(1)
+    // The model's table again (the column it does not have, empty, is dropped).
+    XCTAssertEqual(try rotating.columnNames("ChatLine_chat7"), ["id", "text"])
+    XCTAssertEqual(try rotating.findAll(ChatLine.self, orderBy: "id", target: "chat7").count, 2)
+    // Made again by the first write.
+    XCTAssertEqual(
+      try rotating.findAll(ChatLine.self, target: "chat8"), [ChatLine(id: 1, text: "pass 1")])
+    // Another program's table now: written as it is, never altered.
+    XCTAssertEqual(try rotating.storedSQL("ChatLine_chat9"), foreignSQL)
+    XCTAssertEqual(
+      try rotating.findAll(ChatLine.self, target: "chat9"), [ChatLine(id: 1, text: "pass 1")])
+    XCTAssertFalse(try rotating.needsMigration(ChatLine.self, target: "chat9"))
+    XCTAssertEqual(try rotating.findAll(ChatLine.self, target: "chat10").count, 2)
+    try rotating.close()
+  }
+
   /// Whether a traced statement reads the schema: `sqlite_schema`, a schema pragma, or
   /// SwiftLite's record table. Lines SQLite reports as `-- ...` are the inner steps of the
   /// statement before them (the pragmas a table-valued `pragma_...` function runs).
