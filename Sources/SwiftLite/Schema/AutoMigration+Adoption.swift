@@ -1,55 +1,42 @@
 // Adoption: taking a table SwiftLite did not create under management, keeping everything it
 // has that the model does not declare.
 extension AutoMigration {
-  /// Whether SwiftLite's record says the table was adopted rather than created.
-  static func isAdopted(_ table: String, in db: Connection) throws -> Bool {
-    try record(of: table, in: db)?.isAdopted ?? false
-  }
-
   /// The schema to plan an adopted (or being adopted) table against: the model's, keeping
-  /// what the table has that the model does not declare.
+  /// what the table (as `stored` describes it) has that the model does not declare.
   static func adoptedSchema<M: Model>(
-    _ model: M.Type, _ desired: TableSchema, in db: Connection
-  ) throws -> (TableSchema, kept: [String]) {
-    guard let stored = try SchemaInspector(db).schema(of: desired.name) else {
-      return (desired, [])
-    }
-    var (schema, kept) = desired.keeping(
-      stored, droppable: M.droppableColumns, renamed: M.renamedProperties)
-    let clauses = try unreportedClauses(of: desired.name, in: db).clauses
+    _ model: M.Type, _ desired: TableSchema, _ stored: TableDescription
+  ) -> (TableSchema, kept: [String]) {
+    guard let schema = stored.tableSchema else { return (desired, []) }
+    var (result, kept) = desired.keeping(
+      schema, droppable: M.droppableColumns, renamed: M.renamedProperties)
+    let clauses = unreportedClauses(of: stored).clauses
     if !clauses.isEmpty {
       kept.append(
         "the " + clauses.joined(separator: ", ") + " clauses of its CREATE statement "
           + "(SQLite does not report them; they stay while the table is not rebuilt)")
     }
-    return (schema, kept)
+    return (result, kept)
   }
 
   /// Refuses a rebuild that would drop what SQLite cannot report of the table as another
   /// program made it (CHECK and COLLATE clauses, constraint names, AUTOINCREMENT), unless
   /// the model permits it.
   static func checkAdoptedRebuild<M: Model>(
-    _ model: M.Type, _ plan: MigrationPlan, in db: Connection
+    _ model: M.Type, _ plan: MigrationPlan, _ stored: TableDescription
   ) throws {
     guard plan.strategy == .rebuild, !M.allowsRebuildingAdoptedTable else { return }
-    let (clauses, sql) = try unreportedClauses(of: plan.table, in: db)
+    let (clauses, sql) = unreportedClauses(of: stored)
     guard !clauses.isEmpty else { return }
     throw MigrationError.rebuildWouldDropConstraints(table: plan.table, clauses: clauses, sql: sql)
   }
 
-  /// The kinds of clause in the table's CREATE statement that SQLite's pragmas do not
-  /// report (so a rebuild from the pragmas would lose them), and the statement. None for a
-  /// statement SwiftLite wrote itself (it is its record).
-  static func unreportedClauses(of table: String, in db: Connection) throws
-    -> (clauses: [String], sql: String)
-  {
-    guard
-      let sql = try db.scalar(
-        String.self,
-        "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
-        [table])
-    else { return ([], "") }
-    if try recordedDefinition(of: table, in: db)?.hasSameBytes(as: sql) == true {
+  /// The kinds of clause in the table's CREATE statement (as `stored` describes it) that
+  /// SQLite's pragmas do not report (so a rebuild from the pragmas would lose them), and
+  /// the statement. None for a statement SwiftLite wrote itself (it is its record, byte
+  /// for byte).
+  static func unreportedClauses(of stored: TableDescription) -> (clauses: [String], sql: String) {
+    guard stored.isTable, let sql = stored.sql else { return ([], "") }
+    if let definition = stored.record?.definition, definition.utf8.elementsEqual(sql.utf8) {
       return ([], sql)
     }
     // A word search, not a parse: it may see a clause in a name or a string, and then

@@ -31,10 +31,13 @@ extension AutoMigration {
 
   /// As ``migrate(_:table:in:)``; `adopting` takes a table SwiftLite did not create under
   /// management (see `Connection.adopt(_:)`).
+  /// - Parameter stored: the table as just described on `db`, or `nil` to describe it; the
+  ///   plan applied is made again from what the transaction reads.
   static func migrate<M: Model>(
-    _ model: M.Type, table: String?, adopting: Bool, in db: Connection
+    _ model: M.Type, table: String?, adopting: Bool, stored: TableDescription? = nil,
+    in db: Connection
   ) throws -> MigrationPlan {
-    let first = try plan(for: model, table: table, adopting: adopting, in: db)
+    let first = try plan(for: model, table: table, adopting: adopting, stored: stored, in: db)
     guard !first.isEmpty else { return first }
     return try run(expecting: first.strategy, table: first.table, in: db) { db in
       try plan(for: model, table: table, adopting: adopting, in: db)
@@ -51,18 +54,19 @@ extension AutoMigration {
   static func migrate(to table: SchemaSnapshot.Table, in db: Connection) throws -> MigrationPlan {
     let makePlan = { (db: Connection) throws -> MigrationPlan in
       var desired = table.schema
-      let adopted = try isAdopted(desired.name, in: db)
+      let stored = try SchemaCatalogue.describe(desired.name, in: db)
+      let adopted = stored.record?.isAdopted ?? false
       var kept: [String] = []
-      if adopted, let stored = try SchemaInspector(db).schema(of: desired.name) {
+      if adopted, let storedSchema = stored.schema {
         (desired, kept) = desired.keeping(
-          stored, droppable: Set(table.droppableColumns), renamed: table.renamedColumns)
+          storedSchema, droppable: Set(table.droppableColumns), renamed: table.renamedColumns)
       }
       var plan = try plan(
         to: desired, renamed: table.renamedColumns, droppable: Set(table.droppableColumns),
         lossy: Set(table.lossyConvertibleColumns), in: db)
       if adopted {
         plan.kept = kept
-        let (clauses, sql) = try unreportedClauses(of: plan.table, in: db)
+        let (clauses, sql) = unreportedClauses(of: try SchemaCatalogue.describe(plan.table, in: db))
         if plan.strategy == .rebuild, !clauses.isEmpty {
           throw MigrationError.rebuildWouldDropConstraints(
             table: plan.table, clauses: clauses, sql: sql)
@@ -79,7 +83,7 @@ extension AutoMigration {
   /// paused beforehand when the `expected` strategy is a rebuild and no transaction is open.
   private static func run(
     expecting expected: MigrationPlan.Strategy, table: String, in db: Connection,
-    plan makePlan: (Connection) throws -> MigrationPlan
+    plan makePlan: @escaping (Connection) throws -> MigrationPlan
   ) throws -> MigrationPlan {
     // Rebuild step 1 (https://sqlite.org/lang_altertable.html#otheralter): "If foreign key
     // constraints are enabled, disable them using PRAGMA foreign_keys=OFF." Step 12: "If

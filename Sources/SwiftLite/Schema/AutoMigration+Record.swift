@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // The record SwiftLite keeps of each table it manages (`swiftlite_schema`): the definition
 // it gave the table, its columns' Swift types (which SQLite's pragmas cannot report),
@@ -39,27 +40,34 @@ extension AutoMigration {
     var isAdopted: Bool
   }
 
+  /// A row of the record table as it is stored, whether or not it still describes its
+  /// table (see ``TableDescription/record``).
+  struct RecordRow {
+    /// The name the table was recorded under (SQLite's names ignore ASCII case).
+    var tableName: String
+    var definition: String
+    var swiftTypes: String?
+    /// `'adopted'` for an adopted table, else `nil`.
+    var origin: String?
+    /// The table's CREATE statement after SwiftLite's last change, when recorded.
+    var tableSQL: String?
+
+    /// Reads `table_name, definition, swift_types, origin, table_sql` from the row's
+    /// columns 1 to 5 (column 0 is the part of the describing statement).
+    init(_ row: Row) throws {
+      tableName = try row.get(String.self, at: 1)
+      definition = try row.get(String.self, at: 2)
+      swiftTypes = try row.get(String?.self, at: 3)
+      origin = try row.get(String?.self, at: 4)
+      tableSQL = try row.get(String?.self, at: 5)
+    }
+  }
+
   /// The record of a table that SwiftLite manages, or `nil`: no record, or a record that no
   /// longer describes the table (another program dropped and made it again, or altered it,
   /// since SwiftLite's last change). Reads only.
   static func record(of table: String, in db: Connection) throws -> Record? {
-    guard try SchemaInspector(db).tableExists(recordTable) else { return nil }
-    let columns = try recordColumns(in: db)
-    let quoted = SQLIdentifier.quote(recordTable)
-    let swiftTypes = columns.contains("swift_types") ? "r.swift_types" : "NULL"
-    let adopted = columns.contains("origin") ? "r.origin = 'adopted'" : "0"
-    let fresh = columns.contains("table_sql") ? "r.table_sql IS NULL OR r.table_sql = s.sql" : "1"
-    guard
-      let row = try db.queryFirst(
-        "SELECT r.definition, " + swiftTypes + ", " + adopted + ", " + fresh + " FROM " + quoted
-          + " r JOIN sqlite_schema s ON s.type = 'table' AND s.name = r.table_name COLLATE NOCASE"
-          + " WHERE r.table_name = ? COLLATE NOCASE",
-        [table]),
-      try row.get(Bool?.self, at: 3) ?? true
-    else { return nil }
-    return Record(
-      definition: try row.get(String.self, at: 0), swiftTypes: try row.get(String?.self, at: 1),
-      isAdopted: try row.get(Bool?.self, at: 2) ?? false)
+    try SchemaCatalogue.describe(table, in: db).record
   }
 
   /// The step that records `definition` and the Swift types of `desired` as what SwiftLite
@@ -81,11 +89,12 @@ extension AutoMigration {
   /// Records the CREATE statements of `tables` as SwiftLite leaves them, once a plan ran.
   static func recordTableSQL(of tables: [String], in db: Connection) throws {
     try createRecordTable(in: db)  // a record table from before `table_sql` gets it
-    let quoted = SQLIdentifier.quote(recordTable)
     for table in tables {
+      let description = try SchemaCatalogue.describe(table, in: db)
+      guard let record = description.recordRow else { continue }
       try db.run(
-        "UPDATE " + quoted + " SET table_sql = (SELECT sql FROM sqlite_schema WHERE type = 'table'"
-          + " AND name = ?1 COLLATE NOCASE) WHERE table_name = ?1 COLLATE NOCASE", [table])
+        "UPDATE " + SQLIdentifier.quote(recordTable) + " SET table_sql = ? WHERE table_name = ?",
+        [description.isTable ? description.sql : nil, record.tableName])
     }
   }
 
@@ -106,24 +115,38 @@ extension AutoMigration {
   }
 
   /// The Swift types of a schema's columns, as recorded: a JSON object, keys sorted.
+  /// Encoded once per set of columns (every table of a per-target model has the same).
   static func swiftTypesText(_ schema: TableSchema) -> String? {
     var types: [String: String] = [:]
+    // The key holds the bytes of each name and type, each after its length: names that
+    // differ only in their Unicode normalization are different names.
+    var key: [UInt8] = []
     for column in schema.columns {
-      if let swiftType = column.swiftType { types[column.name] = swiftType }
+      guard let swiftType = column.swiftType else { continue }
+      types[column.name] = swiftType
+      for text in [column.name, swiftType] {
+        let count = text.utf8.count
+        key += [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: count >> $0) }
+        key += text.utf8
+      }
     }
     guard !types.isEmpty else { return nil }
+    if let text = swiftTypesTexts.withLock({ $0[key] }) { return text }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    return (try? encoder.encode(types)).map { String(decoding: $0, as: UTF8.self) }
+    let text = (try? encoder.encode(types)).map { String(decoding: $0, as: UTF8.self) }
+    swiftTypesTexts.withLock { texts in
+      if texts.count >= 256 { texts.removeAll() }
+      texts[key] = text
+    }
+    return text
   }
+
+  /// Texts of ``swiftTypesText(_:)`` by the bytes of the column names and types.
+  private static let swiftTypesTexts = Mutex<[[UInt8]: String?]>([:])
 
   static func decodeSwiftTypes(_ text: String) -> [String: String]? {
     try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
-  }
-
-  /// The definition SwiftLite recorded for a table, or `nil`.
-  static func recordedDefinition(of table: String, in db: Connection) throws -> String? {
-    try record(of: table, in: db)?.definition
   }
 }
 

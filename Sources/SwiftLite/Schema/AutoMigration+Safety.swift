@@ -11,8 +11,16 @@ extension AutoMigration {
     let desired = diff.desired
     let table = desired.name
     let quotedTable = SQLIdentifier.quote(table)
-    let hasRows =
-      try db.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM " + quotedTable + ")") ?? false
+    // Read only when a column needs it: a table checked against an unchanged model runs
+    // no statement here.
+    var rows: Bool?
+    func hasRows() throws -> Bool {
+      if let rows { return rows }
+      let found =
+        try db.scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM " + quotedTable + ")") ?? false
+      rows = found
+      return found
+    }
     for column in diff.removed where !droppable.contains(column.name) {
       let rows =
         try db.scalar(
@@ -23,10 +31,11 @@ extension AutoMigration {
         throw MigrationError.wouldLoseData(table: table, column: column.name, rows: rows)
       }
     }
-    for column in diff.added
-    where column.isNotNull && (column.defaultSQL ?? "NULL") == "NULL" && hasRows {
+    for column in diff.added where column.isNotNull && (column.defaultSQL ?? "NULL") == "NULL" {
       if desired.hasRowIDAlias && column.name == desired.primaryKey.first { continue }
-      throw MigrationError.notNullWithoutDefault(table: table, column: column.name)
+      if try hasRows() {
+        throw MigrationError.notNullWithoutDefault(table: table, column: column.name)
+      }
     }
   }
 

@@ -37,23 +37,27 @@ public enum AutoMigration {
   /// The plan for the model's table; for a table adopted before (or being adopted now),
   /// planned against the model laid over the table, so what the table has that the model
   /// does not declare is kept.
+  /// - Parameter stored: the table as just described on `db`, or `nil` to describe it.
   static func plan<M: Model>(
-    for model: M.Type, table: String?, adopting: Bool, in db: Connection
+    for model: M.Type, table: String?, adopting: Bool, stored: TableDescription? = nil,
+    in db: Connection
   ) throws -> MigrationPlan {
     var desired = try TableSchema(model, table: table)
     var kept: [String] = []
-    let adopted = try adopting || isAdopted(desired.name, in: db)
-    if adopted { (desired, kept) = try adoptedSchema(model, desired, in: db) }
+    let stored = try stored ?? SchemaCatalogue.describe(desired.name, expecting: desired, in: db)
+    let wasAdopted = stored.record?.isAdopted ?? false
+    let adopted = adopting || wasAdopted
+    if adopted { (desired, kept) = adoptedSchema(model, desired, stored) }
     var plan = try plan(
       to: desired, renamed: M.renamedProperties, droppable: M.droppableColumns,
-      lossy: M.lossyConvertibleColumns, in: db)
+      lossy: M.lossyConvertibleColumns, stored: stored, in: db)
     if plan.steps.contains(where: \.decodesRows) {
       plan.validator = rowValidator(for: model, desired)
     }
     if adopted {
       plan.kept = kept
-      try checkAdoptedRebuild(model, plan, in: db)
-      if adopting, try !isAdopted(desired.name, in: db), !plan.steps.isEmpty {
+      try checkAdoptedRebuild(model, plan, stored)
+      if adopting, !wasAdopted, !plan.steps.isEmpty {
         plan.steps.append(adoptionRecordStep(desired.name))
       }
     }
@@ -110,17 +114,23 @@ public enum AutoMigration {
   ///   - renamed: new column name -> old column name.
   ///   - droppable: columns that may be dropped with their values.
   ///   - lossy: columns whose unconvertible values may become NULL.
+  ///   - stored: the table as just described on `db`, or `nil` to describe it.
   ///   - db: the connection.
   /// - Throws: ``MigrationError`` when the change would lose data; `SQLiteError`.
   static func plan(
     to desired: TableSchema, renamed: [String: String] = [:], droppable: Set<String> = [],
-    lossy: Set<String> = [], in db: Connection
+    lossy: Set<String> = [], stored description: TableDescription? = nil, in db: Connection
   ) throws -> MigrationPlan {
     // Read, compare (a pure diff of values), refuse what would lose data, choose the
     // strategy from the changes, then write the SQL for it. Features of the stored table
     // that the desired schema should keep belong in `desired` before the diff.
     let table = desired.name
-    guard let stored = try SchemaDiff.StoredTable.read(table, for: desired, in: db) else {
+    let description =
+      try description ?? SchemaCatalogue.describe(table, expecting: desired, in: db)
+    if isCurrent(description, for: desired) {
+      return MigrationPlan(table: table, strategy: .none, changes: [], steps: [])
+    }
+    guard let stored = SchemaDiff.StoredTable(description, for: desired) else {
       return createPlan(desired)
     }
     let diff = SchemaDiff(from: stored, to: desired, renamed: renamed)
@@ -145,6 +155,23 @@ public enum AutoMigration {
         + [recordStep(desired, definition: diff.alteredDefinition)]
     }
     return MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
+  }
+
+  /// Whether the table is exactly what `desired` creates and SwiftLite's record says so,
+  /// so that the diff would find nothing: its CREATE statement is the one `desired` writes
+  /// (the description was read expecting it), the record still describes it and holds that
+  /// statement and the Swift types `desired` has, and its indexes are the ones `desired`
+  /// declares. The common case of a table's first use, decided without diffing.
+  private static func isCurrent(_ stored: TableDescription, for desired: TableSchema) -> Bool {
+    guard stored.expectedSchema == desired, let sql = stored.sql, let record = stored.record,
+      record.definition.utf8.elementsEqual(sql.utf8)
+    else { return false }
+    switch (record.swiftTypes, swiftTypesText(desired)) {
+    case (nil, nil): break
+    case (let recorded?, let wanted?) where recorded.utf8.elementsEqual(wanted.utf8): break
+    default: return false
+    }
+    return Set(stored.schema?.indexes ?? []) == Set(desired.indexes)
   }
 
   /// Creating the table: the table, its indexes, and its record.

@@ -2,7 +2,7 @@
 /// ``SchemaChange`` values, in the order a plan lists them, and which stored column feeds
 /// each wanted column.
 ///
-/// A pure comparison of values read beforehand (``StoredTable/read(_:for:in:)``): it runs
+/// A pure comparison of values read beforehand (``StoredTable/init(_:for:)``): it runs
 /// no SQL. A caller that wants the table to keep some features of its own (an extra index,
 /// a declared type name) changes `desired` before diffing.
 ///
@@ -29,17 +29,7 @@ struct SchemaDiff {
     static func read(_ table: String, for desired: TableSchema, in db: Connection) throws
       -> StoredTable?
     {
-      guard let schema = try SchemaInspector(db).schema(of: table) else { return nil }
-      let record = try AutoMigration.record(of: table, in: db)
-      var stored = StoredTable(
-        schema: schema, definition: record?.definition, swiftTypes: record?.swiftTypes)
-      if stored.definition == nil && desired.declaresUnreportedConstraints {
-        stored.createSQL = try db.scalar(
-          String.self,
-          "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
-          [table])
-      }
-      return stored
+      StoredTable(try SchemaCatalogue.describe(table, in: db), for: desired)
     }
   }
 
@@ -194,9 +184,14 @@ struct SchemaDiff {
     withoutAdded.columns.sort {
       (storedPosition[ExactText($0.name)] ?? .max) < (storedPosition[ExactText($1.name)] ?? .max)
     }
-    var inStoredOrder = withoutAdded
-    inStoredOrder.columns += added
-    alteredDefinition = inStoredOrder.createTableSQL()
+    let definition = withoutAdded.createTableSQL()
+    if added.isEmpty {
+      alteredDefinition = definition
+    } else {
+      var inStoredOrder = withoutAdded
+      inStoredOrder.columns += added
+      alteredDefinition = inStoredOrder.createTableSQL()
+    }
 
     // The record is compared only when nothing the pragmas saw rebuilds the table already
     // (an added column aside).
@@ -205,7 +200,7 @@ struct SchemaDiff {
       return change.needsRebuild
     }
     if let record = storedTable.definition {
-      if !pragmasSawRebuild && !record.hasSameBytes(as: withoutAdded.createTableSQL()) {
+      if !pragmasSawRebuild && !record.hasSameBytes(as: definition) {
         changes.append(.constraintsChanged)
       }
     } else if !pragmasSawRebuild && desired.declaresUnreportedConstraints {
@@ -213,15 +208,20 @@ struct SchemaDiff {
       // has the CHECK, COLLATE or AUTOINCREMENT the model declares. Unless its CREATE
       // statement is the one SwiftLite would write, rebuild it so that it does, rather than
       // record what may not be true.
-      if storedTable.createSQL?.hasSameBytes(as: withoutAdded.createTableSQL()) != true {
+      if storedTable.createSQL?.hasSameBytes(as: definition) != true {
         changes.append(.constraintsUnverifiable)
       }
     }
 
     // A Swift type may change within one storage class (String to [String], Int to Bool,
     // an enum that lost a case): SQLite sees nothing, but rows would stop decoding. The
-    // types recorded last time tell.
-    if let recorded = storedTable.swiftTypes, let old = AutoMigration.decodeSwiftTypes(recorded) {
+    // types recorded last time tell (when they are recorded as the model has them now,
+    // none changed: the text is not decoded).
+    let desiredTypes = AutoMigration.swiftTypesText(desired)
+    if let recorded = storedTable.swiftTypes,
+      desiredTypes.map({ !$0.utf8.elementsEqual(recorded.utf8) }) ?? true,
+      let old = AutoMigration.decodeSwiftTypes(recorded)
+    {
       for column in sources {
         let (target, source) = (column.target, column.source)
         guard let was = old[source], let now = target.swiftType, !was.hasSameBytes(as: now)
@@ -233,7 +233,6 @@ struct SchemaDiff {
         swiftTypeChanges.append(target.name)
       }
     }
-    let desiredTypes = AutoMigration.swiftTypesText(desired)
     recordIsCurrent =
       storedTable.definition?.hasSameBytes(as: alteredDefinition) == true
       && storedTable.swiftTypes.map(ExactText.init) == desiredTypes.map(ExactText.init)
@@ -253,5 +252,19 @@ extension TableSchema {
   /// do not report back.
   var declaresUnreportedConstraints: Bool {
     autoIncrement || columns.contains { $0.check != nil || $0.collation != nil }
+  }
+}
+
+extension SchemaDiff.StoredTable {
+  /// What is known of a described table, or `nil` when it is not a table. Its CREATE
+  /// statement is kept only for a table with no record whose wanted schema declares a
+  /// CHECK, COLLATE or AUTOINCREMENT.
+  init?(_ description: TableDescription, for desired: TableSchema) {
+    guard let schema = description.tableSchema else { return nil }
+    let record = description.record
+    self.init(schema: schema, definition: record?.definition, swiftTypes: record?.swiftTypes)
+    if definition == nil && desired.declaresUnreportedConstraints {
+      createSQL = description.sql
+    }
   }
 }

@@ -1,6 +1,8 @@
 /// Reads a table's schema from the database with SQLite's pragmas (`table_xinfo`,
-/// `index_list`, `index_info`, `foreign_key_list`, `table_list`), never by parsing the
-/// CREATE statement. See <https://sqlite.org/pragma.html>.
+/// `index_list`, `index_info`, `foreign_key_list`), all in one statement, never by parsing
+/// the column definitions; only the table options `STRICT` and `WITHOUT ROWID` are read
+/// from the end of the CREATE statement (``TableOptions``), which `PRAGMA table_list` would
+/// find by walking every table. See <https://sqlite.org/pragma.html>.
 ///
 /// Works on any `Connection`, so inside a ``DatabaseQueue`` closure too.
 public struct SchemaInspector {
@@ -50,66 +52,8 @@ public struct SchemaInspector {
 
   /// The schema of a table, or of a view when `includingViews` (its columns only).
   func schema(of table: String, includingViews: Bool) throws -> TableSchema? {
-    guard try tableExists(table) || (includingViews && viewExists(table)) else { return nil }
-    let quoted = SQLIdentifier.quote(table)
-    var columns: [ColumnDefinition] = []
-    var keyed: [(position: Int, name: String)] = []
-    for row in try db.query("PRAGMA table_xinfo(" + quoted + ")") {
-      guard try row.get(Int.self, "hidden") == 0 else { continue }
-      let name = try row.get(String.self, "name")
-      columns.append(
-        ColumnDefinition(
-          name: name, type: try row.get(String.self, "type").uppercased(),
-          isNotNull: try row.get(Bool.self, "notnull"),
-          defaultSQL: try row.get(String?.self, "dflt_value")))
-      let position = try row.get(Int.self, "pk")
-      if position > 0 { keyed.append((position, name)) }
-    }
-    var indexes: [TableSchema.IndexDefinition] = []
-    for row in try db.query("PRAGMA index_list(" + quoted + ")") {
-      let name = try row.get(String.self, "name")
-      let origin = try row.get(String.self, "origin")
-      let unique = try row.get(Bool.self, "unique")
-      let indexed = try db.query("PRAGMA index_info(" + SQLIdentifier.quote(name) + ")")
-        .sorted { try $0.get(Int.self, "seqno") < $1.get(Int.self, "seqno") }
-        .map { try $0.get(String?.self, "name") ?? "" }
-      switch origin {
-      case "c": indexes.append(.init(name: name, columns: indexed, isUnique: unique))
-      case "u" where indexed.count == 1:
-        if let index = columns.firstIndex(where: { $0.name == indexed[0] }) {
-          columns[index].isUnique = true
-        }
-      default: break
-      }
-    }
-    var keys:
-      [Int: (columns: [String], parents: [String], table: String, delete: String, update: String)] =
-        [:]
-    for row in try db.query("PRAGMA foreign_key_list(" + quoted + ")") {
-      let id = try row.get(Int.self, "id")
-      let parentTable = try row.get(String.self, "table")
-      let onDelete = try row.get(String.self, "on_delete")
-      let onUpdate = try row.get(String.self, "on_update")
-      var entry = keys[id] ?? ([], [], parentTable, onDelete, onUpdate)
-      entry.columns.append(try row.get(String.self, "from"))
-      if let parent = try row.get(String?.self, "to") { entry.parents.append(parent) }
-      keys[id] = entry
-    }
-    let foreignKeys = keys.keys.sorted().compactMap { id -> ForeignKey? in
-      guard let entry = keys[id] else { return nil }
-      return ForeignKey(
-        entry.columns, references: entry.table, entry.parents,
-        onDelete: ForeignKey.Action(rawValue: entry.delete) ?? .noAction,
-        onUpdate: ForeignKey.Action(rawValue: entry.update) ?? .noAction)
-    }
-    let strict =
-      try db.queryFirst("PRAGMA table_list(" + quoted + ")").map { try $0.get(Bool.self, "strict") }
-      ?? false
-    return TableSchema(
-      name: table, columns: columns,
-      primaryKey: keyed.sorted { $0.position < $1.position }.map(\.name),
-      autoIncrement: false, indexes: indexes.sorted { $0.name < $1.name },
-      foreignKeys: foreignKeys, isStrict: strict)
+    let description = try SchemaCatalogue.describe(table, in: db)
+    return includingViews ? description.schema : description.tableSchema
   }
 
   /// The tables whose foreign keys reference `table`, its name compared as SQLite compares
@@ -132,24 +76,6 @@ extension SchemaInspector {
   /// target must be one of them.
   /// - Throws: `SQLiteError` if a pragma fails.
   public func uniqueKeys(of table: String) throws -> [[String]] {
-    let quoted = SQLIdentifier.quote(table)
-    var keys: [[String]] = []
-    let primaryKey = try db.query("PRAGMA table_info(" + quoted + ")")
-      .filter { try $0.get(Int.self, "pk") > 0 }
-      .sorted { try $0.get(Int.self, "pk") < $1.get(Int.self, "pk") }
-      .map { try $0.get(String.self, "name") }
-    keys.append(primaryKey.isEmpty ? ["rowid"] : primaryKey)
-    for index in try db.query("PRAGMA index_list(" + quoted + ")") {
-      guard try index.get(Bool.self, "unique"), try !index.get(Bool.self, "partial") else {
-        continue
-      }
-      let name = try index.get(String.self, "name")
-      let columns = try db.query("PRAGMA index_info(" + SQLIdentifier.quote(name) + ")")
-        .sorted { try $0.get(Int.self, "seqno") < $1.get(Int.self, "seqno") }
-        .map { try $0.get(String?.self, "name") }
-      // An index on an expression has no name for that part: it cannot be a conflict target.
-      if columns.allSatisfy({ $0 != nil }) { keys.append(columns.compactMap { $0 }) }
-    }
-    return keys
+    try SchemaCatalogue.describe(table, in: db).uniqueKeys
   }
 }

@@ -58,9 +58,19 @@ struct TableMapping {
     model: String, desired: TableSchema, declaredKey: [String], adding: Bool = false,
     in db: Connection
   ) throws {
-    let inspector = SchemaInspector(db)
+    try self.init(
+      model: model, desired: desired, declaredKey: declaredKey, adding: adding,
+      stored: SchemaCatalogue.describe(desired.name, in: db))
+  }
+
+  /// As ``init(model:desired:declaredKey:adding:in:)``, for the table as `description`
+  /// describes it (just read on the connection).
+  init(
+    model: String, desired: TableSchema, declaredKey: [String], adding: Bool = false,
+    stored description: TableDescription
+  ) throws {
     // A view maps as a table does, for reading (and for writing, where its triggers let).
-    guard let stored = try inspector.schema(of: desired.name, includingViews: true) else {
+    guard let stored = description.schema else {
       throw ModelError.tableNotFound(table: desired.name)
     }
     let storedByName = Dictionary(
@@ -144,12 +154,8 @@ struct TableMapping {
 
     // Inserts leave the columns the model lacks to their default (or NULL).
     let written = Set(columns.map(\.asciiCaseFolded))
-    let withoutRowID =
-      try db.scalar(
-        Bool.self, "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?",
-        [stored.name]) ?? false
     let rowIDAlias =
-      !withoutRowID && stored.primaryKey.count == 1
+      !description.isWithoutRowID && stored.primaryKey.count == 1
       && stored.column(named: stored.primaryKey[0])?.type == "INTEGER"
     let required = stored.columns.filter { column in
       !written.contains(column.name.asciiCaseFolded) && column.isNotNull
@@ -167,9 +173,7 @@ struct TableMapping {
       keyProperties.compactMap { key in
         desired.columns.firstIndex { $0.name == key }.map { columns[$0].asciiCaseFolded }
       })
-    let uniqueKeys = try inspector.uniqueKeys(of: desired.name).map {
-      Set($0.map(\.asciiCaseFolded))
-    }
+    let uniqueKeys = description.uniqueKeys.map { Set($0.map(\.asciiCaseFolded)) }
     upsertRefusal =
       uniqueKeys.contains(keyColumns)
       ? nil

@@ -13,8 +13,9 @@ extension Connection {
   public func adoptionPlan<M: Model>(for model: M.Type, target: String? = nil) throws
     -> MigrationPlan
   {
-    let name = try adoptable(model, target: target)
-    return try AutoMigration.plan(for: model, table: name, adopting: true, in: self)
+    let (name, stored) = try adoptable(model, target: target)
+    return try AutoMigration.plan(
+      for: model, table: name, adopting: true, stored: stored, in: self)
   }
 
   /// Takes the model's existing table under management, in one transaction: from now on
@@ -24,28 +25,32 @@ extension Connection {
   /// - Throws: as ``adoptionPlan(for:target:)``; nothing changes then.
   @discardableResult
   public func adopt<M: Model>(_ model: M.Type, target: String? = nil) throws -> MigrationPlan {
-    let name = try adoptable(model, target: target)
+    let (name, stored) = try adoptable(model, target: target)
     forgetModelTable(model, table: name)
-    return try AutoMigration.migrate(model, table: name, adopting: true, in: self)
+    return try AutoMigration.migrate(
+      model, table: name, adopting: true, stored: stored, in: self)
   }
 
-  /// The table's name, after checking it exists and the model fits it.
-  private func adoptable<M: Model>(_ model: M.Type, target: String?) throws -> String {
+  /// The table's name and description, after checking it exists and the model fits it.
+  private func adoptable<M: Model>(_ model: M.Type, target: String?) throws
+    -> (String, TableDescription)
+  {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    switch try ownership(of: name) {
+    let stored = try SchemaCatalogue.describe(name, in: self)
+    switch ownership(stored) {
     case .missing:
       throw ModelError.tableNotFound(table: name)
     case .managed:
       break
     case .mapped:
-      if try SchemaInspector(self).viewExists(name) {
+      if stored.kind == .view {
         throw ModelError.writeRefused(
           table: name, reason: "it is a view: SwiftLite maps models onto it but cannot adopt it")
       }
       _ = try TableMapping(
         model: String(describing: model), desired: TableSchema(model, table: name),
-        declaredKey: M.primaryKey, adding: true, in: self)
+        declaredKey: M.primaryKey, adding: true, stored: stored)
     }
-    return name
+    return (name, stored)
   }
 }

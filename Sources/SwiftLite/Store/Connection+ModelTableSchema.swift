@@ -22,8 +22,11 @@ extension Connection {
     -> MigrationPlan
   {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    if try ownership(of: name) == .mapped { throw MigrationError.notManaged(table: name) }
-    return try AutoMigration.plan(for: model, table: name, in: self)
+    let stored = try SchemaCatalogue.describe(
+      name, expecting: TableSchema(model, table: name), in: self)
+    if ownership(stored) == .mapped { throw MigrationError.notManaged(table: name) }
+    return try AutoMigration.plan(
+      for: model, table: name, adopting: false, stored: stored, in: self)
   }
 
   /// Whether the model's table is missing, or managed by SwiftLite and different from the
@@ -31,9 +34,14 @@ extension Connection {
   /// - Throws: as ``migrationPlan(for:target:)``, except for unmanaged tables.
   public func needsMigration<M: Model>(_ model: M.Type, target: String? = nil) throws -> Bool {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    if try ownership(of: name) == .mapped { return false }
+    let stored = try SchemaCatalogue.describe(
+      name, expecting: TableSchema(model, table: name), in: self)
+    if ownership(stored) == .mapped { return false }
     // A plan whose only step completes the record of a matching table changes no schema.
-    return try AutoMigration.plan(for: model, table: name, in: self).strategy != .none
+    return try AutoMigration.plan(
+      for: model, table: name, adopting: false, stored: stored, in: self
+    )
+    .strategy != .none
   }
 
   /// Creates or migrates the model's table now, in one transaction, whatever the model's
@@ -44,9 +52,11 @@ extension Connection {
   @discardableResult
   public func migrate<M: Model>(_ model: M.Type, target: String? = nil) throws -> MigrationPlan {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    if try ownership(of: name) == .mapped { throw MigrationError.notManaged(table: name) }
+    let stored = try SchemaCatalogue.describe(
+      name, expecting: TableSchema(model, table: name), in: self)
+    if ownership(stored) == .mapped { throw MigrationError.notManaged(table: name) }
     forgetModelTable(model, table: name)
-    return try AutoMigration.migrate(model, table: name, in: self)
+    return try AutoMigration.migrate(model, table: name, adopting: false, stored: stored, in: self)
   }
 
   /// Drops the model's table and every row in it.

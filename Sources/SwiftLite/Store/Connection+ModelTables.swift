@@ -29,15 +29,19 @@ extension Connection {
     // A model's own mapping is checked before anything is created.
     let slots = try ModelTable.mappedSlots(model, properties: desired.columns.map(\.name))
     let mapping: TableMapping
-    switch try ownership(of: name, policy: M.schemaPolicy) {
+    // Everything below is decided from this one read of the schema (a migration reads
+    // again inside its transaction).
+    let stored = try SchemaCatalogue.describe(name, expecting: desired, in: self)
+    switch ownership(stored, policy: M.schemaPolicy) {
     case .missing:
       if M.schemaPolicy == .mapped { throw ModelError.tableNotFound(table: name) }
       guard access == .write else { return nil }  // nothing to read or delete
       guard automaticMigration else { throw ModelError.tableNotFound(table: name) }
-      try applyMigration(model, table: name)
+      try applyMigration(model, table: name, stored: stored)
       mapping = TableMapping(managed: desired)
     case .managed:
-      let plan = try AutoMigration.plan(for: model, table: name, in: self)
+      let plan = try AutoMigration.plan(
+        for: model, table: name, adopting: false, stored: stored, in: self)
       // A plan with no schema change only completes SwiftLite's record of the table:
       // reads go on without it; the first write records it.
       if plan.strategy != .none {
@@ -55,16 +59,21 @@ extension Connection {
           throw MigrationError.needsMigration(table: name, changes: plan.changes, reason: refusal)
         }
       }
-      if !plan.isEmpty && access != .read { try applyMigration(model, table: name) }
-      // An adopted table keeps its own spelling of names and the columns the model lacks.
-      mapping =
-        try AutoMigration.isAdopted(name, in: self)
-        ? try TableMapping(
-          model: String(describing: model), desired: desired, declaredKey: M.primaryKey, in: self)
-        : TableMapping(managed: desired)
+      let migrates = !plan.isEmpty && access != .read
+      if migrates { try applyMigration(model, table: name, stored: stored) }
+      // An adopted table keeps its own spelling of names and the columns the model lacks
+      // (a migration keeps a table adopted, or not).
+      if stored.record?.isAdopted == true {
+        mapping = try TableMapping(
+          model: String(describing: model), desired: desired, declaredKey: M.primaryKey,
+          stored: migrates ? SchemaCatalogue.describe(name, in: self) : stored)
+      } else {
+        mapping = TableMapping(managed: desired)
+      }
     case .mapped:
       mapping = try TableMapping(
-        model: String(describing: model), desired: desired, declaredKey: M.primaryKey, in: self)
+        model: String(describing: model), desired: desired, declaredKey: M.primaryKey,
+        stored: stored)
     }
     let table = ModelTable(model, mapping: mapping, slots: slots)
     tables.set(table, for: key)
@@ -96,23 +105,31 @@ extension Connection {
     case mapped
   }
 
-  /// Who owns `table`: reads `sqlite_schema` and SwiftLite's record table (when there is one).
-  /// A record that no longer describes the table (another program made it again) does not
-  /// make it managed.
+  /// Who owns `table`: reads the schema and SwiftLite's record of the table (in one
+  /// statement, see ``SchemaCatalogue``). A record that no longer describes the table
+  /// (another program made it again) does not make it managed.
   func ownership(of table: String, policy: SchemaPolicy = .automatic) throws -> Ownership {
-    let inspector = SchemaInspector(self)
-    guard try inspector.tableExists(table) else {
-      return try inspector.viewExists(table) ? .mapped : .missing
-    }
-    if policy == .mapped { return .mapped }
-    return try AutoMigration.record(of: table, in: self) == nil ? .mapped : .managed
+    ownership(try SchemaCatalogue.describe(table, in: self), policy: policy)
   }
 
-  /// Creates or migrates a managed table; on a read-only connection, says so in terms of
-  /// the model rather than SQLite's "attempt to write a readonly database".
-  private func applyMigration<M: Model>(_ model: M.Type, table: String) throws {
+  /// Who owns the table `stored` describes.
+  func ownership(_ stored: TableDescription, policy: SchemaPolicy = .automatic) -> Ownership {
+    switch stored.kind {
+    case .missing: return .missing
+    case .view: return .mapped
+    case .table: return policy == .mapped || stored.record == nil ? .mapped : .managed
+    }
+  }
+
+  /// Creates or migrates a managed table (described by `stored`, just read); on a
+  /// read-only connection, says so in terms of the model rather than SQLite's "attempt to
+  /// write a readonly database".
+  private func applyMigration<M: Model>(
+    _ model: M.Type, table: String, stored: TableDescription
+  ) throws {
     do {
-      try AutoMigration.migrate(model, table: table, in: self)
+      _ = try AutoMigration.migrate(
+        model, table: table, adopting: false, stored: stored, in: self)
     } catch let error as SQLiteError where error.code == .readOnly {
       let plan = try AutoMigration.plan(for: model, table: table, in: self)
       throw MigrationError.readOnlyConnection(table: table, strategy: plan.strategy.rawValue)

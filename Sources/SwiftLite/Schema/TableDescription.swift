@@ -1,0 +1,217 @@
+/// What the main database says of one table or view, as one statement of
+/// ``SchemaCatalogue`` reads it: whether it exists, its CREATE statement, its columns,
+/// indexes and foreign keys as SQLite's pragmas report them, and SwiftLite's record of it.
+///
+/// Everything the first use of a model's table needs to know is here, so that it reads the
+/// schema once instead of once per question.
+struct TableDescription {
+  /// What the name denotes in the main database.
+  enum Kind {
+    /// Nothing (or an index or trigger).
+    case missing
+    /// A table (ordinary, virtual or shadow).
+    case table
+    /// A view.
+    case view
+  }
+
+  /// The name asked for (the schema may spell it in another ASCII case).
+  let name: String
+  /// What the name denotes.
+  private(set) var kind: Kind = .missing
+  /// The name as the schema spells it, `nil` when missing.
+  private(set) var storedName: String?
+  /// The CREATE statement stored in `sqlite_schema`, `nil` when missing.
+  private(set) var sql: String?
+  /// The columns (hidden and generated ones left out), primary key, indexes and foreign
+  /// keys as the pragmas report them, and STRICT (a view has columns only); `nil` when
+  /// missing. Named ``name``.
+  private(set) var schema: TableSchema?
+  /// WITHOUT ROWID and STRICT.
+  private(set) var options = TableOptions()
+  /// The column sets that identify a row: the primary key (or `rowid`), then each unique
+  /// index that is not partial and names only columns (`[["rowid"]]` when missing, as
+  /// empty pragmas say).
+  private(set) var uniqueKeys: [[String]] = [["rowid"]]
+  /// SwiftLite's record of the table (under any ASCII case of its name), whether or not
+  /// it still describes the table; `nil` when there is none.
+  private(set) var recordRow: AutoMigration.RecordRow?
+  /// The schema the description was asked to expect, when the table's CREATE statement is
+  /// the one it writes (see ``SchemaCatalogue/describe(_:expecting:in:)``).
+  private(set) var expectedSchema: TableSchema?
+
+  /// The description of a name that denotes nothing.
+  init(missing name: String) { self.name = name }
+
+  /// Whether the name is a table.
+  var isTable: Bool { kind == .table }
+
+  /// Whether the table is `WITHOUT ROWID`.
+  var isWithoutRowID: Bool { options.isWithoutRowID }
+
+  /// The table's schema, `nil` for a view or nothing.
+  var tableSchema: TableSchema? { kind == .table ? schema : nil }
+
+  /// The record of a table SwiftLite manages, or `nil`: no record, a record of something
+  /// that is not a table, or a record that no longer describes the table (another program
+  /// dropped and made it again, or altered it, since SwiftLite's last change). Statements
+  /// compare as SQLite compares text, byte for byte.
+  var record: AutoMigration.Record? {
+    guard kind == .table, let row = recordRow else { return nil }
+    if let recorded = row.tableSQL {
+      guard let sql, recorded.utf8.elementsEqual(sql.utf8) else { return nil }
+    }
+    return AutoMigration.Record(
+      definition: row.definition, swiftTypes: row.swiftTypes, isAdopted: row.origin == "adopted")
+  }
+}
+
+extension TableDescription {
+  /// What the rows of the describing statement say (see ``SchemaCatalogue/Part``), before
+  /// the table's row of `sqlite_schema` is known for sure.
+  struct Parts {
+    /// The row of `sqlite_schema` the catalogue pointed at, when it still holds the name:
+    /// type, name, sql.
+    var stored: (type: String, name: String, sql: String?)?
+    var columns: [ColumnDefinition] = []
+    /// Whether `pragma_table_xinfo` knows the name (as a table or a view); `false` too
+    /// when the statement skipped it, the table's CREATE statement being the expected one.
+    var hasColumns = false
+    var primaryKey: [(position: Int, name: String)] = []
+    var indexOrder: [String] = []
+    var indexes:
+      [String: (origin: String, unique: Bool, partial: Bool, columns: [(Int, String?)])] =
+        [:]
+    var foreignKeys:
+      [Int: (columns: [String], parents: [String], table: String, update: String, delete: String)] =
+        [:]
+    /// What the statement read of the record table: its row of `sqlite_schema` (or, when
+    /// the catalogue knows of none, its columns joined by commas as `name`); `nil` when none.
+    var recordTable: (type: String?, name: String, sql: String?)?
+    var record: AutoMigration.RecordRow?
+
+    /// Reads the rows: each one's first column says which part it belongs to.
+    init(_ rows: [Row], name: String) throws {
+      for row in rows {
+        switch try row.get(Int.self, at: 0) {
+        case SchemaCatalogue.Part.stored:
+          // The catalogue's row of the name, unless the row now holds another object.
+          let stored = try row.get(String.self, at: 2)
+          guard SchemaCatalogue.sameName(stored, name) else { continue }
+          self.stored = (try row.get(String.self, at: 1), stored, try row.get(String?.self, at: 3))
+        case SchemaCatalogue.Part.column:
+          hasColumns = true
+          guard try row.get(Int.self, at: 6) == 0 else { continue }
+          let column = try row.get(String.self, at: 1)
+          let position = try row.get(Int.self, at: 5)
+          if position > 0 { primaryKey.append((position, column)) }
+          columns.append(
+            ColumnDefinition(
+              name: column, type: try row.get(String.self, at: 2).uppercased(),
+              isNotNull: try row.get(Bool.self, at: 3),
+              defaultSQL: try row.get(String?.self, at: 4)))
+        case SchemaCatalogue.Part.index:
+          let index = try row.get(String.self, at: 1)
+          if indexes[index] == nil {
+            indexOrder.append(index)
+            indexes[index] = (
+              try row.get(String.self, at: 2), try row.get(Bool.self, at: 3),
+              try row.get(Bool.self, at: 4), []
+            )
+          }
+          indexes[index]?.columns.append(
+            (try row.get(Int.self, at: 5), try row.get(String?.self, at: 6)))
+        case SchemaCatalogue.Part.foreignKey:
+          let id = try row.get(Int.self, at: 1)
+          if foreignKeys[id] == nil {
+            foreignKeys[id] = (
+              [], [], try row.get(String.self, at: 3), try row.get(String.self, at: 6),
+              try row.get(String.self, at: 7)
+            )
+          }
+          foreignKeys[id]?.columns.append(try row.get(String.self, at: 4))
+          if let parent = try row.get(String?.self, at: 5) {
+            foreignKeys[id]?.parents.append(parent)
+          }
+        case SchemaCatalogue.Part.recordTable:
+          if let found = try row.get(String?.self, at: 2) {
+            recordTable = (
+              try row.get(String?.self, at: 1), found, try row.get(String?.self, at: 3)
+            )
+          }
+        case SchemaCatalogue.Part.record:
+          let found = try AutoMigration.RecordRow(row)
+          // The spelling asked for wins over the schema's, as a lookup by either would.
+          if record == nil || found.tableName.utf8.elementsEqual(name.utf8) { record = found }
+        default:
+          continue
+        }
+      }
+    }
+  }
+
+  /// The description from the statement's parts and the table's row of `sqlite_schema`
+  /// (`nil` when the name denotes nothing). When the statement is `expected`'s own (the
+  /// pragmas for columns and foreign keys were then not run), those come from `expected`.
+  init(
+    name: String, parts: Parts, stored: (type: String, name: String, sql: String?)?,
+    expected: (schema: TableSchema, sql: String)? = nil
+  ) {
+    self.name = name
+    recordRow = parts.record
+    guard let stored else { return }
+    kind = stored.type == "view" ? .view : .table
+    storedName = stored.name
+    sql = stored.sql
+    if kind == .table, let sql = stored.sql { options = TableOptions(createStatement: sql) }
+    var columns = parts.columns
+    var primaryKey = parts.primaryKey.sorted { $0.position < $1.position }.map(\.name)
+    var foreignKeys = parts.foreignKeys.keys.sorted().compactMap { id -> ForeignKey? in
+      guard let entry = parts.foreignKeys[id] else { return nil }
+      return ForeignKey(
+        entry.columns, references: entry.table, entry.parents,
+        onDelete: ForeignKey.Action(rawValue: entry.delete) ?? .noAction,
+        onUpdate: ForeignKey.Action(rawValue: entry.update) ?? .noAction)
+    }
+    if !parts.hasColumns {
+      // A table has columns: the pragmas were skipped, for the expected statement only.
+      guard kind == .table, let expected, let sql, sql.utf8.elementsEqual(expected.sql.utf8)
+      else { return }
+      // As the pragmas report them: declared types upper-cased, a rowid alias without NOT
+      // NULL (the statement does not say it), UNIQUE from the indexes below, no CHECK,
+      // COLLATE or Swift type (the diff reads those from SwiftLite's record).
+      let alias = expected.schema.hasRowIDAlias ? expected.schema.primaryKey.first : nil
+      columns = expected.schema.columns.map {
+        ColumnDefinition(
+          name: $0.name, type: $0.type.uppercased(), isNotNull: $0.isNotNull && $0.name != alias,
+          defaultSQL: $0.defaultSQL)
+      }
+      primaryKey = expected.schema.primaryKey
+      foreignKeys = expected.schema.foreignKeys
+      expectedSchema = expected.schema
+    }
+    var indexes: [TableSchema.IndexDefinition] = []
+    uniqueKeys = [primaryKey.isEmpty ? ["rowid"] : primaryKey]
+    for indexName in parts.indexOrder {
+      guard let entry = parts.indexes[indexName] else { continue }
+      let named = entry.columns.sorted { $0.0 < $1.0 }.map(\.1)
+      let indexed = named.map { $0 ?? "" }
+      switch entry.origin {
+      case "c": indexes.append(.init(name: indexName, columns: indexed, isUnique: entry.unique))
+      case "u" where indexed.count == 1:
+        if let index = columns.firstIndex(where: { $0.name == indexed[0] }) {
+          columns[index].isUnique = true
+        }
+      default: break
+      }
+      // An index on an expression has no name for that part: it cannot be a conflict target.
+      if entry.unique, !entry.partial, named.allSatisfy({ $0 != nil }) {
+        uniqueKeys.append(named.compactMap { $0 })
+      }
+    }
+    schema = TableSchema(
+      name: name, columns: columns, primaryKey: primaryKey, autoIncrement: false,
+      indexes: indexes.sorted { $0.name < $1.name }, foreignKeys: foreignKeys,
+      isStrict: options.isStrict)
+  }
+}
