@@ -135,7 +135,10 @@ public enum AutoMigration {
     guard let stored = SchemaDiff.StoredTable(description, for: desired) else {
       return createPlan(desired)
     }
-    let diff = SchemaDiff(from: stored, to: desired, renamed: renamed)
+    let diff = SchemaDiff(
+      from: stored, to: desired, renamed: renamed,
+      parentKeys: try parentKeys(
+        of: desired.foreignKeys + stored.schema.foreignKeys, desired, in: db))
     try checkKeepsData(diff, droppable: droppable, in: db)
     let fullText = try FullTextIndexMigration(desired, in: db)
     let changes = diff.changes + fullText.changes
@@ -157,6 +160,24 @@ public enum AutoMigration {
         + [recordStep(desired, definition: diff.alteredDefinition)]
     }
     return MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
+  }
+
+  /// The primary key of each table that `keys` reference without naming parent columns:
+  /// `desired`'s own for a key to itself, else the table's as it is on `db`.
+  private static func parentKeys(
+    of keys: [ForeignKey], _ desired: TableSchema, in db: Connection
+  ) throws -> [ExactText: [String]] {
+    var found: [ExactText: [String]] = [:]
+    for key in keys where key.parentColumns.isEmpty {
+      let name = key.table.asciiCaseFolded
+      guard found[name] == nil else { continue }
+      if name == desired.name.asciiCaseFolded {
+        found[name] = desired.primaryKey
+      } else {
+        found[name] = try SchemaCatalogue.describe(key.table, in: db).schema?.primaryKey ?? []
+      }
+    }
+    return found
   }
 
   /// Whether the table is exactly what `desired` creates and SwiftLite's record says so,

@@ -45,6 +45,8 @@ struct SchemaDiff {
   let desired: TableSchema
   /// The stored schema, as the pragmas report it.
   let stored: TableSchema
+  /// The primary key of each table a foreign key references, by folded name.
+  let parentKeys: [ExactText: [String]]
   /// The changes, in the order a plan lists them.
   private(set) var changes: [SchemaChange] = []
   /// For each wanted column that has one, in the wanted order, the stored column feeding it.
@@ -64,9 +66,16 @@ struct SchemaDiff {
 
   /// The differences from `stored` to `desired`.
   /// - Parameter renamed: new column name -> old column name.
-  init(from stored: StoredTable, to desired: TableSchema, renamed: [String: String]) {
+  /// - Parameter parentKeys: the primary key of each table the foreign keys reference (by
+  ///   its name with ASCII case folded), so that a key written without parent columns
+  ///   (`REFERENCES category`) equals the same key naming them (`REFERENCES category(id)`).
+  init(
+    from stored: StoredTable, to desired: TableSchema, renamed: [String: String],
+    parentKeys: [ExactText: [String]] = [:]
+  ) {
     self.desired = desired
     self.stored = stored.schema
+    self.parentKeys = parentKeys
     mapColumns(renamed: renamed)
     compareColumns()
     compareTable()
@@ -147,6 +156,16 @@ struct SchemaDiff {
     }
   }
 
+  /// `key` with the parent columns it implies (the parent's primary key) written out.
+  private func withParentColumns(_ key: ForeignKey) -> ForeignKey {
+    guard key.parentColumns.isEmpty, let parent = parentKeys[key.table.asciiCaseFolded],
+      !parent.isEmpty
+    else { return key }
+    return ForeignKey(
+      key.columns, references: key.table, parent, onDelete: key.onDelete,
+      onUpdate: key.onUpdate)
+  }
+
   /// Primary key, foreign keys (compared with stored names) and STRICT.
   private mutating func compareTable() {
     let sourceOf = Dictionary(
@@ -161,7 +180,7 @@ struct SchemaDiff {
         key.parentColumns,
         onDelete: key.onDelete, onUpdate: key.onUpdate)
     }
-    if Set(desiredKeys) != Set(stored.foreignKeys) {
+    if Set(desiredKeys.map(withParentColumns)) != Set(stored.foreignKeys.map(withParentColumns)) {
       changes.append(.foreignKeysChanged)
     }
     if desired.isStrict != stored.isStrict {

@@ -57,6 +57,38 @@ final class AdoptionTests: ModelTestCase {
     return db
   }
 
+  struct Category: Model {
+    var id: Int64?
+    var name: String
+    static let tableName = "category"
+    static let primaryKey = ["id"]
+  }
+
+  struct Product: Model {
+    var id: Int64?
+    var categoryID: Int64?
+    static let tableName = "product"
+    static let primaryKey = ["id"]
+    static let foreignKeys = [ForeignKey(["categoryID"], references: "category")]
+  }
+
+  /// A foreign key written without parent columns is the same key as one naming the
+  /// parent's primary key: adopting asks for no rebuild.
+  func testAForeignKeyWithImpliedParentColumnsEqualsOneNamingThePrimaryKey() throws {
+    let db = try open()
+    try db.execute(
+      """
+      CREATE TABLE category (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+      CREATE TABLE product (id INTEGER PRIMARY KEY, categoryID INTEGER REFERENCES category(id));
+      """)
+    let plan = try db.adoptionPlan(for: Product.self)
+    XCTAssertNotEqual(plan.strategy, .rebuild, "\(plan)")
+    XCTAssertFalse("\(plan)".contains("foreign key"), "\(plan)")
+    try db.adopt(Product.self)
+    XCTAssertFalse(try db.needsMigration(Product.self))
+    try db.close()
+  }
+
   func testATableThatDiffersOnlyInWhatTheModelDoesNotDeclareIsAdoptedByRecordingIt() throws {
     let db = try makeTracks()
     let tableSQL = try db.storedSQL("track")
