@@ -66,7 +66,7 @@ extension Connection {
 
   /// The schema of the main database as its CREATE statements, as SQLite keeps them, each
   /// ending with `;` on its own line: tables by name, each followed by its indexes and
-  /// triggers (by name), then views by name. SQLite's own objects and SwiftLite's
+  /// triggers (by name), then views by name, each followed by its triggers. SQLite's own objects and SwiftLite's
   /// bookkeeping tables are left out unless asked for; automatic indexes (of UNIQUE and
   /// PRIMARY KEY constraints) have no statement and show in their table's.
   ///
@@ -77,10 +77,12 @@ extension Connection {
   /// - Throws: `SQLiteError` when reading fails.
   public func dumpSchema(includingBookkeeping: Bool = false) throws -> String {
     let objects = try query(
-      "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL"
+      "SELECT type, name, tbl_name, sql FROM sqlite_schema AS object WHERE sql IS NOT NULL"
         + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-        + " ORDER BY CASE type WHEN 'view' THEN 1 ELSE 0 END, tbl_name,"
-        + " CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name"
+        // Views (and their triggers) after tables; each object after its table or view.
+        + " ORDER BY (SELECT owner.type = 'view' FROM sqlite_schema AS owner"
+        + " WHERE owner.name = object.tbl_name), tbl_name,"
+        + " CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name"
     ).map {
       (
         type: try $0.get(String.self, at: 0), table: try $0.get(String.self, at: 2),

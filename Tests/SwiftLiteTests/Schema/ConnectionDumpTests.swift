@@ -78,6 +78,7 @@ final class ConnectionDumpTests: SQLiteTestCase {
       CREATE TABLE folder(id INTEGER PRIMARY KEY);
       CREATE TRIGGER note_touch AFTER UPDATE ON note BEGIN SELECT 1; END;
       CREATE VIRTUAL TABLE note_search USING fts5(title);
+      CREATE TRIGGER titles_insert INSTEAD OF INSERT ON titles BEGIN SELECT 1; END;
       """)
     var migrator = Migrator()
     migrator.register("v1") { _ in }
@@ -91,6 +92,7 @@ final class ConnectionDumpTests: SQLiteTestCase {
       CREATE TRIGGER note_touch AFTER UPDATE ON note BEGIN SELECT 1; END;
       CREATE VIRTUAL TABLE note_search USING fts5(title);
       CREATE VIEW titles AS SELECT title FROM note;
+      CREATE TRIGGER titles_insert INSTEAD OF INSERT ON titles BEGIN SELECT 1; END;
       """)
     XCTAssertTrue(try db.dumpSchema(includingBookkeeping: true).contains("swiftlite_migrations"))
   }
