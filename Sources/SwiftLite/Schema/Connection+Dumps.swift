@@ -66,9 +66,10 @@ extension Connection {
 
   /// The schema of the main database as its CREATE statements, as SQLite keeps them, each
   /// ending with `;` on its own line: tables by name, each followed by its indexes and
-  /// triggers (by name), then views by name, each followed by its triggers. SQLite's own objects and SwiftLite's
-  /// bookkeeping tables are left out unless asked for; automatic indexes (of UNIQUE and
-  /// PRIMARY KEY constraints) have no statement and show in their table's.
+  /// triggers (by name), then views by name, each followed by its triggers. SQLite's own
+  /// objects, the shadow tables of virtual tables and SwiftLite's bookkeeping tables are
+  /// left out unless asked for; automatic indexes (of UNIQUE and PRIMARY KEY constraints)
+  /// have no statement and show in their table's.
   ///
   /// The statements are the text they were created with, so two databases made by the same
   /// code dump the same; to compare schemas made by different statements (spacing, quotes,
