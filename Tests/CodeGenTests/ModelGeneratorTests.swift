@@ -213,6 +213,9 @@ extension ModelGeneratorTests {
     XCTAssertEqual(try Bill.billLines.query(of: first).fetchAll(db).map(\.label), ["tea"])
     XCTAssertEqual(
       try Bill.all().filter(Bill.Columns.total > 10).fetchAll(db).map(\.id), [11])
+    // A key to its own table: both directions.
+    XCTAssertEqual(try Bill.correctsBill.query(of: second).fetchOne(db)?.id, 10)
+    XCTAssertEqual(try Bill.correctsBills.query(of: first).fetchAll(db).map(\.id), [11])
     XCTAssertEqual(Bill.foreignKeys.count, 3)
     // The declared actions are the table's: deleting Ann cascades to her bills.
     try db.delete(ann)
