@@ -69,21 +69,71 @@ public struct ModelGenerator {
       "import Foundation",
       "import SwiftLite",
     ]
+    // Type names first, so that each model can name the models its associations link.
     var typeNames = Set<String>()
+    var schemas: [TableSchema] = []
+    var types: [String: String] = [:]
     for name in names {
-      guard let schema = try inspector.schema(of: name) else { continue }
+      guard let schema = try inspector.schema(of: name), try hasKey(schema, inspector) else {
+        if let schema = try inspector.schema(of: name) { schemas.append(schema) }
+        continue
+      }
+      schemas.append(schema)
+      types[name.lowercased()] = typeName(for: schema.name, taken: &typeNames)
+    }
+    let links = Self.links(schemas.filter { types[$0.name.lowercased()] != nil }, types: types)
+    for schema in schemas {
       lines.append("")
-      lines += try model(for: schema, inspector: inspector, taken: &typeNames)
+      lines += try model(
+        for: schema, typeName: types[schema.name.lowercased()] ?? "", inspector: inspector,
+        links: links)
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  private func model(
-    for schema: TableSchema, inspector: SchemaInspector, taken: inout Set<String>
-  ) throws -> [String] {
-    var typeName = SwiftName.type(schema.name, fallback: "Table")
+  private func typeName(for table: String, taken: inout Set<String>) -> String {
+    var typeName = SwiftName.type(table, fallback: "Table")
     if SwiftName.reservedTypes.contains(typeName) { typeName += "Record" }
-    typeName = unique(typeName, in: &taken)
+    return unique(typeName, in: &taken)
+  }
+
+  /// Whether a table has a key a model can use: a primary key or a unique one.
+  private func hasKey(_ schema: TableSchema, _ inspector: SchemaInspector) throws -> Bool {
+    try !schema.primaryKey.isEmpty
+      || inspector.uniqueKeys(of: schema.name).contains { $0 != ["rowid"] }
+  }
+
+  /// One foreign key between two generated models.
+  private struct Link {
+    /// The child's type and table.
+    var child: String
+    var childTable: String
+    /// The parent's type.
+    var parent: String
+    /// The child's columns.
+    var columns: [String]
+    /// Whether the child has other foreign keys to the same parent (`using:` is needed).
+    var isAmbiguous: Bool
+  }
+
+  /// The foreign keys of the generated tables whose parent is generated too, in table
+  /// order then key order.
+  private static func links(_ schemas: [TableSchema], types: [String: String]) -> [Link] {
+    schemas.flatMap { schema -> [Link] in
+      guard let child = types[schema.name.lowercased()] else { return [] }
+      return schema.foreignKeys.compactMap { key in
+        guard let parent = types[key.table.lowercased()] else { return nil }
+        let siblings = schema.foreignKeys.filter { $0.table.lowercased() == key.table.lowercased() }
+        return Link(
+          child: child, childTable: schema.name, parent: parent, columns: key.columns,
+          isAmbiguous: siblings.count > 1)
+      }
+    }
+  }
+
+  private func model(
+    for schema: TableSchema, typeName: String, inspector: SchemaInspector, links: [Link]
+  ) throws -> [String] {
 
     // The key: the primary key, else the first unique key that is not the rowid.
     var key = schema.primaryKey
@@ -157,6 +207,8 @@ public struct ModelGenerator {
     lines.append(
       "  static let primaryKey = [\(keyColumns.map(SwiftName.literal).joined(separator: ", "))]")
     lines.append("  static let schemaPolicy = SchemaPolicy.mapped")
+    lines += foreignKeyLines(schema, properties: properties)
+    lines += associationLines(typeName: typeName, links: links, properties: properties)
     // The format each date column's values are in, so that written dates match them.
     var formats: [(column: String, format: SQLiteDateFormat)] = []
     for property in properties where property.type == "Date" {
@@ -174,6 +226,15 @@ public struct ModelGenerator {
       }
       lines.append("  ]")
     }
+    lines.append("")
+    lines.append("  /// The columns, for queries: `\(typeName).Columns.\(properties[0].name)`.")
+    lines.append("  enum Columns {")
+    for property in properties {
+      lines.append(
+        "    static let \(SwiftName.escaped(property.name)) = Column(\(SwiftName.literal(property.column)))"
+      )
+    }
+    lines.append("  }")
     lines.append("}")
     lines.append("")
     lines.append("extension \(typeName): RowMapped {")
@@ -196,6 +257,96 @@ public struct ModelGenerator {
     lines.append("  }")
     lines.append("}")
     return lines
+  }
+
+  /// `static let foreignKeys`, the keys SQLite reports for the table, parents by name.
+  private func foreignKeyLines(_ schema: TableSchema, properties: [GeneratedProperty])
+    -> [String]
+  {
+    guard !schema.foreignKeys.isEmpty else { return [] }
+    var lines = ["  static let foreignKeys = ["]
+    for key in schema.foreignKeys {
+      let columns = key.columns.map(SwiftName.literal).joined(separator: ", ")
+      var text = "    ForeignKey([\(columns)], references: \(SwiftName.literal(key.table))"
+      if !key.parentColumns.isEmpty {
+        text += ", [" + key.parentColumns.map(SwiftName.literal).joined(separator: ", ") + "]"
+      }
+      if key.onDelete != .noAction { text += ", onDelete: .\(Self.caseName(key.onDelete))" }
+      if key.onUpdate != .noAction { text += ", onUpdate: .\(Self.caseName(key.onUpdate))" }
+      // A single entry has no trailing comma, as swift-format writes it.
+      lines.append(text + (schema.foreignKeys.count == 1 ? ")" : "),"))
+    }
+    lines.append("  ]")
+    return lines
+  }
+
+  private static func caseName(_ action: ForeignKey.Action) -> String {
+    switch action {
+    case .noAction: "noAction"
+    case .restrict: "restrict"
+    case .setNull: "setNull"
+    case .setDefault: "setDefault"
+    case .cascade: "cascade"
+    }
+  }
+
+  /// The associations of a model: `belongsTo` for each of its foreign keys to a generated
+  /// model, `hasMany` for each generated model's key to it. Names come from the other
+  /// table (from the key's columns when one table has several keys to the other), never
+  /// the name of a column's property or of another association.
+  private func associationLines(
+    typeName: String, links: [Link], properties: [GeneratedProperty]
+  ) -> [String] {
+    var taken = Set(properties.map { $0.name.lowercased() }).union([
+      "tablename", "primarykey", "schemapolicy", "foreignkeys", "columnconstraints",
+      "mappedcolumns", "columns", "all",
+    ])
+    var lines: [String] = []
+    func using(_ link: Link) -> String {
+      link.isAmbiguous
+        ? ", using: [" + link.columns.map(SwiftName.literal).joined(separator: ", ") + "]" : ""
+    }
+    // The key's columns as a name, without a trailing `Id`: `customer_id` -> `customer`.
+    func keyName(_ link: Link) -> String {
+      var name = SwiftName.property(link.columns.joined(separator: "_"), fallback: "key")
+      if name.hasSuffix("Id") || name.hasSuffix("ID"), name.count > 2 { name.removeLast(2) }
+      return name
+    }
+    for link in links where link.child == typeName {
+      var base = SwiftName.property(link.parent, fallback: "parent")
+      if link.isAmbiguous || link.child == link.parent {
+        base = keyName(link)
+        if taken.contains(base.lowercased()) { base += link.parent }
+      }
+      let name = unique(base, in: &taken)
+      lines.append(
+        "  static let \(SwiftName.escaped(name)) = belongsTo(\(link.parent).self\(using(link)))")
+    }
+    for link in links where link.parent == typeName {
+      var base = Self.plural(SwiftName.property(link.child, fallback: "child"))
+      if link.isAmbiguous || link.child == link.parent {
+        base = keyName(link) + Self.plural(link.child)
+      }
+      let name = unique(base, in: &taken)
+      lines.append(
+        "  static let \(SwiftName.escaped(name)) = hasMany(\(link.child).self\(using(link)))")
+    }
+    if !lines.isEmpty { lines.insert("  // Associations, from the foreign keys.", at: 0) }
+    return lines
+  }
+
+  /// An English plural of a Swift name, for a `hasMany` association.
+  private static func plural(_ name: String) -> String {
+    let lower = name.lowercased()
+    if lower.hasSuffix("s") || lower.hasSuffix("x") || lower.hasSuffix("ch")
+      || lower.hasSuffix("sh")
+    {
+      return lower.hasSuffix("s") ? name : name + "es"
+    }
+    if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
+      return name.dropLast() + "ies"
+    }
+    return name + "s"
   }
 
   /// The first non-NULL value of a column, or `nil` when it has none.

@@ -25,6 +25,14 @@ struct Categories: Model, Equatable, Sendable {
   static let tableName = "Categories"
   static let primaryKey = ["CategoryID"]
   static let schemaPolicy = SchemaPolicy.mapped
+
+  /// The columns, for queries: `Categories.Columns.categoryId`.
+  enum Columns {
+    static let categoryId = Column("CategoryID")
+    static let categoryName = Column("CategoryName")
+    static let description = Column("Description")
+    static let picture = Column("Picture")
+  }
 }
 
 extension Categories: RowMapped {
@@ -71,6 +79,14 @@ struct Customers: Model, Equatable, Sendable {
   static let tableName = "Customers"
   static let primaryKey = ["CustomerID"]
   static let schemaPolicy = SchemaPolicy.mapped
+
+  /// The columns, for queries: `Customers.Columns.customerId`.
+  enum Columns {
+    static let customerId = Column("CustomerID")
+    static let companyName = Column("CompanyName")
+    static let contactName = Column("ContactName")
+    static let region = Column("Region")
+  }
 }
 
 extension Customers: RowMapped {
@@ -134,6 +150,18 @@ struct Employee: Model, Equatable, Sendable {
     "BirthDate": [.dateFormat(.dateTime)],
     "HireDate": [.dateFormat(.dateTime)],
   ]
+
+  /// The columns, for queries: `Employee.Columns.employeeId`.
+  enum Columns {
+    static let employeeId = Column("EmployeeId")
+    static let lastName = Column("LastName")
+    static let firstName = Column("FirstName")
+    static let title = Column("Title")
+    static let reportsTo = Column("ReportsTo")
+    static let birthDate = Column("BirthDate")
+    static let hireDate = Column("HireDate")
+    static let email = Column("Email")
+  }
 }
 
 extension Employee: RowMapped {
@@ -209,6 +237,18 @@ struct Employees: Model, Equatable, Sendable {
     "BirthDate": [.dateFormat(.date)],
     "HireDate": [.dateFormat(.date)],
   ]
+
+  /// The columns, for queries: `Employees.Columns.employeeId`.
+  enum Columns {
+    static let employeeId = Column("EmployeeID")
+    static let lastName = Column("LastName")
+    static let firstName = Column("FirstName")
+    static let birthDate = Column("BirthDate")
+    static let hireDate = Column("HireDate")
+    static let photo = Column("Photo")
+    static let notes = Column("Notes")
+    static let reportsTo = Column("ReportsTo")
+  }
 }
 
 extension Employees: RowMapped {
@@ -274,6 +314,15 @@ struct Invoice: Model, Equatable, Sendable {
   static let columnConstraints: [String: [ColumnConstraint]] = [
     "InvoiceDate": [.dateFormat(.dateTime)]
   ]
+
+  /// The columns, for queries: `Invoice.Columns.invoiceId`.
+  enum Columns {
+    static let invoiceId = Column("InvoiceId")
+    static let customerId = Column("CustomerId")
+    static let invoiceDate = Column("InvoiceDate")
+    static let billingCountry = Column("BillingCountry")
+    static let total = Column("Total")
+  }
 }
 
 extension Invoice: RowMapped {
@@ -326,6 +375,15 @@ struct OrderDetails: Model, Equatable, Sendable {
   static let tableName = "Order Details"
   static let primaryKey = ["OrderID", "ProductID"]
   static let schemaPolicy = SchemaPolicy.mapped
+
+  /// The columns, for queries: `OrderDetails.Columns.orderId`.
+  enum Columns {
+    static let orderId = Column("OrderID")
+    static let productId = Column("ProductID")
+    static let unitPrice = Column("UnitPrice")
+    static let quantity = Column("Quantity")
+    static let discount = Column("Discount")
+  }
 }
 
 extension OrderDetails: RowMapped {
@@ -393,6 +451,18 @@ struct Orders: Model, Equatable, Sendable {
     "RequiredDate": [.dateFormat(.date)],
     "ShippedDate": [.dateFormat(.date)],
   ]
+
+  /// The columns, for queries: `Orders.Columns.orderId`.
+  enum Columns {
+    static let orderId = Column("OrderID")
+    static let customerId = Column("CustomerID")
+    static let employeeId = Column("EmployeeID")
+    static let orderDate = Column("OrderDate")
+    static let requiredDate = Column("RequiredDate")
+    static let shippedDate = Column("ShippedDate")
+    static let freight = Column("Freight")
+    static let shipName = Column("ShipName")
+  }
 }
 
 extension Orders: RowMapped {
@@ -457,6 +527,16 @@ struct Products: Model, Equatable, Sendable {
   static let tableName = "Products"
   static let primaryKey = ["ProductID"]
   static let schemaPolicy = SchemaPolicy.mapped
+
+  /// The columns, for queries: `Products.Columns.productId`.
+  enum Columns {
+    static let productId = Column("ProductID")
+    static let productName = Column("ProductName")
+    static let categoryId = Column("CategoryID")
+    static let unitPrice = Column("UnitPrice")
+    static let unitsInStock = Column("UnitsInStock")
+    static let discontinued = Column("Discontinued")
+  }
 }
 
 extension Products: RowMapped {
@@ -524,6 +604,19 @@ struct Track: Model, Equatable, Sendable {
   static let tableName = "Track"
   static let primaryKey = ["TrackId"]
   static let schemaPolicy = SchemaPolicy.mapped
+
+  /// The columns, for queries: `Track.Columns.trackId`.
+  enum Columns {
+    static let trackId = Column("TrackId")
+    static let name = Column("Name")
+    static let albumId = Column("AlbumId")
+    static let mediaTypeId = Column("MediaTypeId")
+    static let genreId = Column("GenreId")
+    static let composer = Column("Composer")
+    static let milliseconds = Column("Milliseconds")
+    static let bytes = Column("Bytes")
+    static let unitPrice = Column("UnitPrice")
+  }
 }
 
 extension Track: RowMapped {

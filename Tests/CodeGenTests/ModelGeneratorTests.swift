@@ -180,3 +180,45 @@ extension ModelGeneratorTests {
     XCTAssertTrue(source.contains("struct SendableRecord:"), source)
   }
 }
+
+extension ModelGeneratorTests {
+  /// The foreign keys the generator declares give working associations both ways, two
+  /// keys to one parent told apart by `using:`, and `Columns` names the columns.
+  func testGeneratedForeignKeysGiveAssociationsAndColumns() throws {
+    let db = try shop()
+    try db.execute("PRAGMA foreign_keys = ON")
+    let ann = Customer(
+      customerId: 1, firstName: "Ann", email: nil, createdAt: Date(timeIntervalSince1970: 0),
+      balance: nil, active: true, photo: nil, extra: nil)
+    let bob = Customer(
+      customerId: 2, firstName: "Bob", email: nil, createdAt: Date(timeIntervalSince1970: 0),
+      balance: nil, active: true, photo: nil, extra: nil)
+    try db.save([ann, bob])
+    let first = Bill(id: 10, customerId: 1, billedTo: 2, corrects: nil, total: 5)
+    let second = Bill(id: 11, customerId: 1, billedTo: nil, corrects: 10, total: 20)
+    try db.save([first, second])
+    try db.save(BillLine(billId: 10, position: 1, label: "tea"))
+
+    XCTAssertEqual(
+      try Customer.customerBills.query(of: ann).order(Bill.Columns.id).fetchAll(db)
+        .map(\.id), [10, 11])
+    XCTAssertEqual(try Customer.billedToBills.query(of: bob).fetchAll(db).map(\.id), [10])
+    XCTAssertEqual(try Bill.customer.query(of: second).fetchOne(db)?.firstName, "Ann")
+    XCTAssertEqual(try Bill.billedToCustomer.query(of: first).fetchOne(db)?.firstName, "Bob")
+    XCTAssertEqual(
+      try BillLine.bill.query(
+        of: BillLine(
+          billId: 10, position: 1, label: "tea")
+      ).fetchOne(db)?.total, 5)
+    XCTAssertEqual(try Bill.billLines.query(of: first).fetchAll(db).map(\.label), ["tea"])
+    XCTAssertEqual(
+      try Bill.all().filter(Bill.Columns.total > 10).fetchAll(db).map(\.id), [11])
+    // A key to its own table: both directions.
+    XCTAssertEqual(try Bill.correctsBill.query(of: second).fetchOne(db)?.id, 10)
+    XCTAssertEqual(try Bill.correctsBills.query(of: first).fetchAll(db).map(\.id), [11])
+    XCTAssertEqual(Bill.foreignKeys.count, 3)
+    // The declared actions are the table's: deleting Ann cascades to her bills.
+    try db.delete(ann)
+    XCTAssertEqual(try db.count(Bill.self), 0)
+  }
+}

@@ -15,7 +15,7 @@ final class SchoolTests: TemporaryDirectoryTestCase {
 
   func testTheDemoRunsTwiceWithTheSameResults() throws {
     let first = try runDemo()
-    XCTAssertEqual(first.first, "migrations applied now: v1-tables, v2-trim-names")
+    XCTAssertEqual(first.first, "migrations applied now: v1-tables, v2-trim-names, v3-topics")
     XCTAssertTrue(first.contains("Grade 1: 1A, 1B"))
     XCTAssertTrue(first.contains("search \"100%\": [\"100% Sure Sam\"]"))
     XCTAssertTrue(first.contains("deleted Grade 1: people 11 -> 6, classes left 1"))
@@ -53,7 +53,57 @@ final class SchoolTests: TemporaryDirectoryTestCase {
     }
     let report = try check.run()
     XCTAssertTrue(report.passed, report.description)
-    XCTAssertEqual(report.snapshotDifferences, ["v1-tables": []])
+    XCTAssertEqual(report.snapshotDifferences, ["v1-tables": [], "v3-topics": []])
+  }
+
+  /// Counts by annotation, the topic tree by a recursive common table, and ranked search
+  /// with snippets from SQL and through fetchHits, as the demo prints them.
+  func testCountsTreeAndRankedSearch() throws {
+    let lines = try runDemo()
+    XCTAssertTrue(lines.contains("class sizes: 1A 3, 1B 2, 2A 3"), "\(lines)")
+    XCTAssertTrue(lines.contains("grades with 2 classes or more: Grade 1 2"), "\(lines)")
+    let tree = try XCTUnwrap(lines.firstIndex(of: "topic tree:"))
+    XCTAssertEqual(
+      Array(lines[(tree + 1)...(tree + 8)]),
+      [
+        "  Mathematics", "    Algebra", "      Linear equations", "      Quadratic equations",
+        "    Geometry", "      Triangles", "  Reading", "    Poetry",
+      ])
+    XCTAssertTrue(
+      lines.contains(
+        "hit Linear equations (score < 0: true): Solve [equations] with one unknown, then..."),
+      "\(lines)")
+    XCTAssertTrue(
+      lines.contains(
+        "search \"equations\" from SQL: [\"Linear equations\", \"Quadratic equations\", \"Algebra\"]"
+      ), "\(lines)")
+    XCTAssertTrue(
+      lines.contains(
+        "search \"equations\" by fetchHits: [\"Linear equations\", \"Quadratic equations\", \"Algebra\"]"
+      ), "\(lines)")
+    // The annotated counts are the hand-written GROUP BY's, and the topics are what the
+    // demo seeded (a dump of the table, in key order).
+    let db = try Connection(path: path, options: .readOnly)
+    let grouped = try db.fetchAll(
+      Int.self,
+      """
+      SELECT count(Person.id) FROM SchoolClass LEFT JOIN Person ON Person.classID = SchoolClass.id
+      GROUP BY SchoolClass.id ORDER BY SchoolClass.name
+      """)
+    let annotated = try SchoolClass.all()
+      .annotated(with: SchoolClass.students.count.aliased("n")).order(Column("name"))
+      .fetchRows(db).map { try $0.get(Int.self, "n") }
+    XCTAssertEqual(annotated, grouped)
+    XCTAssertEqual(annotated, [3])  // after the demo's last step only 2A is left
+    XCTAssertNil(
+      TextDifference(
+        expected: "title|parentTitle\n'Algebra'|'Mathematics'\n'Triangles'|'Geometry'",
+        actual: try db.dump(
+          """
+          SELECT child.title, parent.title AS parentTitle FROM Topic child
+          JOIN Topic parent ON parent.id = child.parentID
+          WHERE child.title IN (\("Algebra"), \("Triangles")) ORDER BY child.title
+          """)))
   }
 
   func testTheExecutableRunsTwice() throws {

@@ -29,6 +29,7 @@ public struct SchoolDemo {
       migrator.register("v2-trim-names") { db in
         try db.run("UPDATE Person SET name = trim(name) WHERE name <> trim(name)")
       }
+      migrator.registerModels("v3-topics", Topic.self)
       return migrator
     }
   }
@@ -63,6 +64,7 @@ public struct SchoolDemo {
     try queue.write { db in
       try Grade.all().deleteAll(db)  // an earlier run's data: classes and students cascade
       try Person.all().deleteAll(db)
+      try Topic.all().deleteAll(db)
       try seed(db)
     }
 
@@ -97,6 +99,7 @@ public struct SchoolDemo {
         .select(Column("classID"), SQLExpression.countAll.aliased("students"))
         .group(Column("classID")).order(Column("classID")).fetchRows(db)
       output("students per class: \(try counts.map { try $0.get(Int.self, "students") })")
+      try readCountsTreeAndSearch(db)
     }
 
     // Deleting a grade deletes its classes and their students: SQLite's ON DELETE CASCADE.
@@ -110,6 +113,65 @@ public struct SchoolDemo {
     }
     let final = try queue.read { db in try Person.all().fetchCount(db) }
     output("observed after the last commit: \(observed.wait(for: final)) people")
+  }
+
+  /// What an app reaches for beyond the query interface's basics: counts of a relation as
+  /// annotations, a tree by a recursive common table, and ranked search with snippets,
+  /// once from SQL of your own and once through the query interface.
+  private func readCountsTreeAndSearch(_ db: Connection) throws {
+    // Counts by annotation: one statement, the students are counted, never loaded.
+    let sizes = try SchoolClass.all()
+      .annotated(with: SchoolClass.students.count.aliased("studentCount"))
+      .order(Column("name")).fetchAll(db, as: ClassSize.self)
+    output("class sizes: " + sizes.map { "\($0.name) \($0.studentCount)" }.joined(separator: ", "))
+    let grades = try Grade.all()
+      .annotated(with: Grade.classes.count.aliased("classCount"))
+      .having(Grade.classes.count >= 2).fetchAll(db, as: GradeSize.self)
+    output(
+      "grades with 2 classes or more: "
+        + grades.map { "\($0.name) \($0.classCount)" }
+        .joined(separator: ", "))
+
+    // The curriculum as a tree, by a recursive common table: one statement at any depth.
+    let tree = CommonTable(
+      recursive: "tree",
+      """
+      SELECT Topic.*, 0 AS depth, Topic.title AS path FROM Topic WHERE parentID IS NULL
+      UNION ALL
+      SELECT Topic.*, tree.depth + 1, tree.path || \(" / ") || Topic.title
+      FROM Topic JOIN tree ON Topic.parentID = tree.id
+      """)
+    let topics = try Topic.all(from: tree)
+      .annotated(with: Column("depth").aliased("depth"))
+      .order(Column("path")).fetchAll(db, as: TopicInTree.self)
+    output("topic tree:")
+    for topic in topics {
+      output(String(repeating: "  ", count: topic.depth + 1) + topic.title)
+    }
+
+    // Ranked search from your own SQL: each row a Topic, with its score and a snippet
+    // read from the same row. The typed words are one bound phrase, the markers bound.
+    let typed = "equations"
+    let phrase = "\"" + typed.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    var fromSQL: [String] = []
+    try db.forEachRow(
+      """
+      SELECT Topic.*, bm25(Topic_fts, 10.0, 1.0) AS score,
+        snippet(Topic_fts, 1, \("["), \("]"), \("..."), 6) AS snippet
+      FROM Topic_fts JOIN Topic ON Topic.id = Topic_fts.rowid
+      WHERE Topic_fts MATCH \(phrase)
+      ORDER BY score, Topic.title
+      """, as: Topic.self
+    ) { topic, row in
+      let score = try row.get(Double.self, "score")
+      fromSQL.append(topic.title)
+      output("hit \(topic.title) (score < 0: \(score < 0)): \(try row.get(String.self, "snippet"))")
+    }
+    // The same search through the query interface: the same hits in the same order.
+    let hits = try Topic.all().matching(.phrase(typed), weights: ["title": 10])
+      .fetchHits(db, [.snippet(of: "notes", before: "[", after: "]", tokens: 6)])
+    output("search \"\(typed)\" from SQL: \(fromSQL)")
+    output("search \"\(typed)\" by fetchHits: \(hits.map(\.model.title))")
   }
 
   private func seed(_ db: Connection) throws {
@@ -127,7 +189,42 @@ public struct SchoolDemo {
       let classID = try db.insert(SchoolClass(gradeID: grade, teacherID: teacher, name: name))
       for student in students { try db.insert(Person(name: student, classID: classID)) }
     }
+    let maths = try db.insert(Topic(title: "Mathematics", notes: "Numbers, shapes, patterns."))
+    let algebra = try db.insert(
+      Topic(parentID: maths, title: "Algebra", notes: "Letters stand for numbers in equations."))
+    try db.insert(
+      Topic(
+        parentID: algebra, title: "Linear equations",
+        notes: "Solve equations with one unknown, then check by substitution."))
+    try db.insert(
+      Topic(
+        parentID: algebra, title: "Quadratic equations",
+        notes: "Factor, complete the square or use the formula."))
+    let geometry = try db.insert(
+      Topic(parentID: maths, title: "Geometry", notes: "Points, lines and angles."))
+    try db.insert(
+      Topic(parentID: geometry, title: "Triangles", notes: "The angles add up to 180 degrees."))
+    let reading = try db.insert(Topic(title: "Reading", notes: "Stories and poems."))
+    try db.insert(Topic(parentID: reading, title: "Poetry", notes: "Rhythm and rhyme, read aloud."))
   }
+}
+
+/// A class and how many students it has, read with the class's columns.
+private struct ClassSize: Decodable {
+  var name: String
+  var studentCount: Int
+}
+
+/// A grade and how many classes it has.
+private struct GradeSize: Decodable {
+  var name: String
+  var classCount: Int
+}
+
+/// A topic and its depth in the curriculum tree.
+private struct TopicInTree: Decodable {
+  var title: String
+  var depth: Int
 }
 
 /// The counts an observation delivered, for the demo to wait on.

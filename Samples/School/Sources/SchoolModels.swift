@@ -54,3 +54,24 @@ public struct Person: Model, Sendable {
     self.classID = classID
   }
 }
+
+/// A topic of the curriculum: subjects hold units, units hold lessons (a tree by
+/// `parentID`; deleting a topic deletes what it holds), searchable by title and notes.
+public struct Topic: Model, Sendable {
+  public var id: Int64?
+  public var parentID: Int64?
+  public var title: String
+  public var notes: String
+  public static let primaryKey = ["id"]
+  public static let foreignKeys = [
+    ForeignKey(["parentID"], references: "Topic", onDelete: .cascade)
+  ]
+  public static let fullTextIndexes = [FullTextIndex(Topic.self, columns: ["title", "notes"])]
+
+  public init(id: Int64? = nil, parentID: Int64? = nil, title: String, notes: String = "") {
+    self.id = id
+    self.parentID = parentID
+    self.title = title
+    self.notes = notes
+  }
+}

@@ -11,10 +11,10 @@ import Synchronization
 /// var perUser = Migrator()
 /// perUser.registerModels("v1", Message.self, Contact.self)
 /// let files = try DatabaseDirectory(
-///   path: appSupport + "/db", prefix: "app", access: .pool(maximumReaderCount: 4),
-///   common: common, perUser: perUser)
-/// let mine = try files.switchUser(to: "user-42")      // opens app_user-42.sqlite, migrated
-/// try mine.write { db in try db.save(Message(...)) }
+///   path: appSupport + "/db", prefix: "app", maximumReaderCount: 4,
+///   common: common, perUser: perUser)                 // a DatabaseDirectory<DatabasePool>
+/// let mine = try files.switchUser(to: "user-42")!     // opens app_user-42.sqlite, migrated
+/// try mine.write { db in try db.save(Message(...)) }  // mine is a DatabasePool
 /// try files.switchUser(to: nil)                       // signs out: waits, then closes
 /// try files.eraseUser("user-42")                      // removes the file and its -wal, -shm
 /// ```
@@ -32,61 +32,66 @@ import Synchronization
 /// Hashing a long id instead would lose the id, and a separate table of names could
 /// disagree with the files.
 ///
-/// Each database opens as a ``DatabaseQueue`` or a ``DatabasePool`` and is brought up to
-/// date by the `common` or `perUser` ``Migrator`` (which may register models) when opened.
+/// Each database opens as the directory's `Database` type, a ``DatabaseQueue`` or a
+/// ``DatabasePool`` (or any ``DatabaseAccess`` through
+/// ``init(path:prefix:common:perUser:open:)``), and is brought up to date by the `common` or
+/// `perUser` ``DatabasePreparation`` (a ``Migrator``, which may register models) when opened.
+/// ``switchUser(to:)`` and ``currentUser`` give that type back, so a pool's own API (its
+/// snapshots, its reader count) stays at hand:
+///
+/// ```swift
+/// let files = try DatabaseDirectory(path: folder, prefix: "app", maximumReaderCount: 4)
+/// let pool: DatabasePool? = try files.switchUser(to: "user-42")
+/// ```
+///
+/// The common database exists only when a `common` preparation is given: without one, no
+/// `<prefix>_common.sqlite` is created and ``common`` is `nil`. A file nothing prepares
+/// would be an empty database that an app then has to migrate by hand anyway.
 ///
 /// Ids are told apart by their UTF-8 bytes, like their file names: an id written in two
 /// Unicode normalization forms is two users.
 ///
 /// `DatabaseDirectory` is `Sendable`: switching users, erasing and reading the current user
 /// are safe from any thread; switching and erasing run one at a time.
-public final class DatabaseDirectory: Sendable {
-  /// How the databases are opened.
-  public enum Access: Sendable, Hashable {
-    /// A ``DatabaseQueue``: one connection, closures one at a time.
-    case queue
-    /// A ``DatabasePool`` (WAL): one writer, reads beside it on up to that many readers.
-    case pool(maximumReaderCount: Int)
-  }
-
+public final class DatabaseDirectory<Database: DatabaseAccess>: Sendable {
   /// The folder's path.
   public let path: String
   /// The file name prefix.
   public let prefix: String
-  /// How databases open.
-  public let access: Access
-  /// The common database, open from ``init(path:prefix:access:options:common:perUser:)`` to
-  /// ``close()``.
-  public let common: any DatabaseAccess
-  private let options: OpenOptions
+  /// The common database, open from the initializer to ``close()``; `nil` when no `common`
+  /// preparation was given (no common file is then created).
+  public let common: Database?
+  private let open: @Sendable (String) throws -> Database
   private let perUser: (any DatabasePreparation)?
   /// The signed-in user, read by any thread.
-  private let current = Mutex<(id: String, database: any DatabaseAccess)?>(nil)
+  private let current = Mutex<(id: String, database: Database)?>(nil)
   /// Serializes switching, erasing and closing, which wait for work in flight.
   private let operations = Mutex(())
 
-  private static let suffix = ".sqlite"
+  private static var suffix: String { ".sqlite" }
   /// The longest name SwiftLite or SQLite gives a file beside a database: a backup's
   /// temporary copy (`.bk` and 8 hex digits) with its `-journal`. Erasing renames to `.x`
   /// and 8 hex digits, which is shorter.
-  private static let longestSatellite = ".bk00000000-journal"
-  private static let nameLimit = 255
+  private static var longestSatellite: String { ".bk00000000-journal" }
+  private static var nameLimit: Int { 255 }
 
-  /// Opens (creating the folder when missing) the common database, brought up to date by
-  /// `common`.
+  /// Opens (creating the folder when missing) the common database when `common` is given,
+  /// brought up to date by it; each database is opened by `open`.
   /// - Parameters:
   ///   - path: the folder.
   ///   - prefix: the file name prefix: 1 to 64 ASCII letters, digits or `-`.
-  ///   - access: `.queue` (default) or `.pool(maximumReaderCount:)`.
-  ///   - options: how each database opens (as for ``Connection/init(path:options:)``).
   ///   - common: what brings the common database up to date when it opens, such as a
-  ///     `Migrator` (its migrations, or its models).
+  ///     `Migrator`; `nil` (default) for no common database.
   ///   - perUser: the same for each user's database.
+  ///   - open: opens the database at a path (called for the common database here, for a
+  ///     user's database in ``switchUser(to:)``); it must be safe from any thread.
   /// - Throws: ``DatabaseDirectoryError`` for a bad prefix or a folder that cannot be made;
-  ///   `SQLiteError` or ``MigratorError`` from opening or migrating the common database.
+  ///   what `open` throws; `SQLiteError` or ``MigratorError`` from migrating the common
+  ///   database.
   public init(
-    path: String, prefix: String, access: Access = .queue, options: OpenOptions = OpenOptions(),
-    common: (any DatabasePreparation)? = nil, perUser: (any DatabasePreparation)? = nil
+    path: String, prefix: String, common: (any DatabasePreparation)? = nil,
+    perUser: (any DatabasePreparation)? = nil,
+    open: @escaping @Sendable (_ path: String) throws -> Database
   ) throws {
     let allowed: (UInt8) -> Bool = {
       (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0)
@@ -103,18 +108,19 @@ public final class DatabaseDirectory: Sendable {
     }
     self.path = path
     self.prefix = prefix
-    self.access = access
-    self.options = options
+    self.open = open
     self.perUser = perUser
-    self.common = try Self.open(
-      (path as NSString).appendingPathComponent(prefix + "_common" + Self.suffix), access,
-      options, common)
+    self.common = try common.map { preparation in
+      try Self.open(
+        (path as NSString).appendingPathComponent(prefix + "_common" + Self.suffix), open,
+        preparation)
+    }
   }
 
   // MARK: Users
 
   /// The signed-in user's id and database, read together, or `nil`.
-  public var currentUser: (id: String, database: any DatabaseAccess)? { current.withLock { $0 } }
+  public var currentUser: (id: String, database: Database)? { current.withLock { $0 } }
 
   /// The path of a user's database file (whether or not it exists).
   /// - Throws: ``DatabaseDirectoryError/userIDTooLong(bytes:limit:)``.
@@ -131,17 +137,18 @@ public final class DatabaseDirectory: Sendable {
   /// closes the previous user's after the work in flight on it is done. `nil` signs out.
   ///
   /// When opening the new database fails, the previous user stays signed in.
-  /// - Returns: the new user's database, or `nil` after signing out.
+  /// - Returns: the new user's database, of the directory's own type, or `nil` after
+  ///   signing out.
   /// - Throws: ``DatabaseDirectoryError/userIDTooLong(bytes:limit:)``; `SQLiteError` or
   ///   ``MigratorError`` from opening or migrating; `SQLiteError` from closing the previous
   ///   database (which then stays signed in).
   @discardableResult
-  public func switchUser(to id: String?) throws -> (any DatabaseAccess)? {
+  public func switchUser(to id: String?) throws -> Database? {
     try operations.withLock { _ in
       let previous = current.withLock { $0 }
       if let previous, let id, Self.same(previous.id, id) { return previous.database }
       let next = try id.map { id in
-        (id: id, database: try Self.open(databasePath(forUser: id), access, options, perUser))
+        (id: id, database: try Self.open(databasePath(forUser: id), open, perUser))
       }
       if let previous {
         do {
@@ -217,7 +224,8 @@ public final class DatabaseDirectory: Sendable {
     }
   }
 
-  /// Closes the current user's database and the common one, after the work in flight.
+  /// Closes the current user's database and the common one (if any), after the work in
+  /// flight.
   /// - Throws: `SQLiteError` from closing.
   public func close() throws {
     try operations.withLock { _ in
@@ -225,7 +233,7 @@ public final class DatabaseDirectory: Sendable {
         try signedIn.database.close()
         current.withLock { $0 = nil }
       }
-      try common.close()
+      try common?.close()
     }
   }
 
@@ -237,15 +245,10 @@ public final class DatabaseDirectory: Sendable {
   private static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
   private static func open(
-    _ file: String, _ access: Access, _ options: OpenOptions,
+    _ file: String, _ open: (String) throws -> Database,
     _ preparation: (any DatabasePreparation)?
-  ) throws -> any DatabaseAccess {
-    let database: any DatabaseAccess =
-      switch access {
-      case .queue: try DatabaseQueue(path: file, options: options)
-      case .pool(let readers):
-        try DatabasePool(path: file, options: options, maximumReaderCount: readers)
-      }
+  ) throws -> Database {
+    let database = try open(file)
     do {
       try preparation?.prepare(database)
     } catch {
@@ -286,5 +289,45 @@ public final class DatabaseDirectory: Sendable {
       throw error
     }
     try? probe.execute("ROLLBACK")
+  }
+}
+
+extension DatabaseDirectory where Database == DatabaseQueue {
+  /// A directory whose databases open as ``DatabaseQueue``s.
+  /// - Parameters:
+  ///   - path: the folder.
+  ///   - prefix: the file name prefix: 1 to 64 ASCII letters, digits or `-`.
+  ///   - options: how each database opens (as for ``Connection/init(path:options:)``).
+  ///   - common: what brings the common database up to date; `nil` for none (no file).
+  ///   - perUser: the same for each user's database.
+  /// - Throws: as ``DatabaseDirectory/init(path:prefix:common:perUser:open:)``.
+  public convenience init(
+    path: String, prefix: String, options: OpenOptions = OpenOptions(),
+    common: (any DatabasePreparation)? = nil, perUser: (any DatabasePreparation)? = nil
+  ) throws {
+    try self.init(path: path, prefix: prefix, common: common, perUser: perUser) {
+      try DatabaseQueue(path: $0, options: options)
+    }
+  }
+}
+
+extension DatabaseDirectory where Database == DatabasePool {
+  /// A directory whose databases open as ``DatabasePool``s (WAL): one writer, reads beside
+  /// it on up to `maximumReaderCount` readers.
+  /// - Parameters:
+  ///   - path: the folder.
+  ///   - prefix: the file name prefix: 1 to 64 ASCII letters, digits or `-`.
+  ///   - maximumReaderCount: the readers of each pool.
+  ///   - options: how each database opens (as for ``Connection/init(path:options:)``).
+  ///   - common: what brings the common database up to date; `nil` for none (no file).
+  ///   - perUser: the same for each user's database.
+  /// - Throws: as ``DatabaseDirectory/init(path:prefix:common:perUser:open:)``.
+  public convenience init(
+    path: String, prefix: String, maximumReaderCount: Int, options: OpenOptions = OpenOptions(),
+    common: (any DatabasePreparation)? = nil, perUser: (any DatabasePreparation)? = nil
+  ) throws {
+    try self.init(path: path, prefix: prefix, common: common, perUser: perUser) {
+      try DatabasePool(path: $0, options: options, maximumReaderCount: maximumReaderCount)
+    }
   }
 }

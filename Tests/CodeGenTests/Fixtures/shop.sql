@@ -69,4 +69,20 @@ CREATE UNIQUE INDEX tags_label ON tags(label);
 -- No key at all: not generated.
 CREATE TABLE log (at TEXT, message TEXT);
 
+-- Foreign keys: one to a parent (with actions), two to the same parent, one to itself;
+-- the generator declares them and the associations they give, both ways.
+CREATE TABLE bill (
+  id INTEGER PRIMARY KEY,
+  customer_id INTEGER NOT NULL REFERENCES Customer(CustomerId) ON DELETE CASCADE,
+  billed_to INTEGER REFERENCES Customer,
+  corrects INTEGER REFERENCES bill(id) ON DELETE SET NULL,
+  total REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE bill_line (
+  bill_id INTEGER NOT NULL REFERENCES bill ON DELETE CASCADE ON UPDATE CASCADE,
+  position INTEGER NOT NULL,
+  label TEXT NOT NULL,
+  PRIMARY KEY (bill_id, position)
+);
+
 CREATE VIEW customer_names AS SELECT FirstName FROM Customer;

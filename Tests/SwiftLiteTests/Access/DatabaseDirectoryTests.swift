@@ -7,9 +7,17 @@ import XCTest
 final class DatabaseDirectoryTests: SQLiteTestCase {
   private var folder: String { path("db") }
 
-  private func makeDirectory(_ access: DatabaseDirectory.Access = .queue) throws
-    -> DatabaseDirectory
-  {
+  private func makeDirectory() throws -> DatabaseDirectory<DatabaseQueue> {
+    try makeDirectory { try DatabaseQueue(path: $0) }
+  }
+
+  private func makePoolDirectory() throws -> DatabaseDirectory<DatabasePool> {
+    try makeDirectory { try DatabasePool(path: $0, maximumReaderCount: 2) }
+  }
+
+  private func makeDirectory<Database: DatabaseAccess>(
+    _ open: @escaping @Sendable (String) throws -> Database
+  ) throws -> DatabaseDirectory<Database> {
     var common = Migrator()
     common.register("settings") { db in
       try db.execute("CREATE TABLE setting(key TEXT PRIMARY KEY, value TEXT)")
@@ -18,13 +26,13 @@ final class DatabaseDirectoryTests: SQLiteTestCase {
     perUser.register("owner") { db in try db.execute("CREATE TABLE owner(id TEXT NOT NULL)") }
     perUser.registerModels("messages", DirectoryMessage.self)
     return try DatabaseDirectory(
-      path: folder, prefix: "jk", access: access, common: common, perUser: perUser)
+      path: folder, prefix: "jk", common: common, perUser: perUser, open: open)
   }
 
   func testCommonAndPerUserDatabasesAreMigratedOnOpen() throws {
     let directory = try makeDirectory()
     XCTAssertEqual(
-      try directory.common.read { try $0.scalar(Int.self, "SELECT count(*) FROM setting") }, 0)
+      try directory.common?.read { try $0.scalar(Int.self, "SELECT count(*) FROM setting") }, 0)
     XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/jk_common.sqlite"))
     let user = try XCTUnwrap(try directory.switchUser(to: "42"))
     XCTAssertEqual(directory.currentUser?.id, "42")
@@ -109,7 +117,7 @@ final class DatabaseDirectoryTests: SQLiteTestCase {
   /// Switching users while writes are in flight: each write that succeeded is in its
   /// user's file, and the old database refuses work once switched away from.
   func testSwitchingUnderLoad() throws {
-    let directory = try makeDirectory(.pool(maximumReaderCount: 2))
+    let directory = try makePoolDirectory()
     let succeeded = Locked([String: Int]())
     let stop = Locked(false)
     let group = DispatchGroup()
@@ -148,7 +156,7 @@ final class DatabaseDirectoryTests: SQLiteTestCase {
   /// Erasing refuses while another connection has the database open, leaving it whole,
   /// and removes every file once it is free.
   func testEraseWithReadersOpen() throws {
-    let directory = try makeDirectory(.pool(maximumReaderCount: 2))
+    let directory = try makePoolDirectory()
     let user = try XCTUnwrap(try directory.switchUser(to: "Ann"))
     try user.write { db in
       for n in 0..<100 { try db.run("INSERT INTO owner(id) VALUES (?)", ["row\(n)"]) }
@@ -251,5 +259,29 @@ extension DatabaseDirectoryTests {
     ] {
       XCTAssertTrue(readme.contains(claim), "the README says: \(claim)")
     }
+  }
+}
+
+extension DatabaseDirectoryTests {
+  /// A pool directory gives pools back: a pool's own API is reachable without a cast.
+  func testAPoolDirectoryGivesPoolsBack() throws {
+    let directory = try DatabaseDirectory(
+      path: path("pools"), prefix: "app", maximumReaderCount: 3)
+    let pool: DatabasePool = try XCTUnwrap(try directory.switchUser(to: "ann"))
+    XCTAssertEqual(pool.maximumReaderCount, 3)
+    let current: DatabasePool? = directory.currentUser?.database
+    XCTAssertTrue(current === pool)
+    try directory.close()
+  }
+
+  /// Without a `common:` preparation no common file is created and `common` is nil.
+  func testNoCommonFileWithoutACommonPreparation() throws {
+    let folder = path("nocommon")
+    let directory = try DatabaseDirectory(path: folder, prefix: "app")
+    XCTAssertNil(directory.common)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/app_common.sqlite"))
+    _ = try directory.switchUser(to: "ann")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["app_ann.sqlite"])
+    try directory.close()
   }
 }

@@ -60,17 +60,20 @@ final class ReleasedDatabaseTests: TemporaryDirectoryTestCase {
     var migrator = Migrator()
     migrator.registerModels("v1", Visitor.self)
     let models = migrator
-    for access in [DatabaseDirectory.Access.queue, .pool(maximumReaderCount: 2)] {
+    func run<Database: DatabaseAccess>(
+      _ open: @escaping @Sendable (String) throws -> Database
+    ) throws {
       try assertDescriptorsAndMemoryStayFlat(iterations: 500) {
         let directory = try DatabaseDirectory(
-          path: folder, prefix: "app", access: access, options: options, common: models,
-          perUser: models)
-        try directory.common.write { db in try db.save(Visitor(id: 1, name: "common")) }
+          path: folder, prefix: "app", common: models, perUser: models, open: open)
+        try directory.common?.write { db in try db.save(Visitor(id: 1, name: "common")) }
         let user = try XCTUnwrap(try directory.switchUser(to: "u1"))
         try user.write { db in _ = try db.save(Visitor(id: 1, name: "Ann")) }
         XCTAssertEqual(try user.read { db in try db.count(Visitor.self) }, 1)
       }
     }
+    try run { try DatabaseQueue(path: $0, options: options) }
+    try run { try DatabasePool(path: $0, options: options, maximumReaderCount: 2) }
   }
 
   /// An observation cancelled and released lets its queue go: nothing it registered keeps
