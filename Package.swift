@@ -123,7 +123,7 @@ let package = Package(
     // Scripts/extract-examples.swift and run twice each in a fresh folder.
     .testTarget(
       name: "DocExamplesTests", dependencies: ["SwiftLite", "SwiftLiteTesting"],
-      path: "Tests/DocExamplesTests"),
+      path: "Tests/DocExamplesTests", resources: [.copy("MigrationSnapshots")]),
     // The generator's golden output, compiled: models generated from Fixtures/shop.sql.
     .testTarget(
       name: "CodeGenTests", dependencies: ["SwiftLite", "SwiftLiteCodeGen"],

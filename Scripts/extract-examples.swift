@@ -70,30 +70,6 @@ func examples(in document: String) -> [Example] {
   return result
 }
 
-/// Examples that do not build or run yet, by the name of their test (document and
-/// ordinal): they are not generated, and the runner names them. The list only shrinks.
-let pending: Set<String> = [
-  "Changesets01",
-  "Changesets02",
-  "ModelsAndAutomaticMigration03",
-  "ModelsAndAutomaticMigration04",
-  "ModelsAndAutomaticMigration08",
-  "ModelsAndAutomaticMigration09",
-  "ObservationAndSearch01",
-  "ObservationAndSearch02",
-  "ObservationAndSearch03",
-  "ObservationAndSearch04",
-  "ObservationAndSearch05",
-  "ObservationAndSearch06",
-  "ObservationAndSearch07",
-  "ObservationAndSearch08",
-  "ObservationAndSearch09",
-  "ObservationAndSearch10",
-  "ObservationAndSearch11",
-  "ObservationAndSearch12",
-  // PENDING-LIST
-]
-
 let declarationStarts = [
   "struct ", "enum ", "extension ", "final class ", "class ", "actor ", "protocol ", "func ",
   "@",
@@ -172,14 +148,9 @@ func source(of example: Example, name: String) -> String {
 
 var files: [String: String] = [:]
 var tests: [(name: String, document: String, line: Int)] = []
-var skipped: [String] = []
 for document in documents() {
   for (index, example) in examples(in: document).enumerated() {
     let name = "\(example.stem)\(String(format: "%02d", index + 1))"
-    if pending.contains(name) {
-      skipped.append(name)
-      continue
-    }
     files["\(name).swift"] = source(of: example, name: "example\(name)")
     tests.append((name, document, example.lines[0]))
   }
@@ -199,10 +170,6 @@ for test in tests {
       func test\(test.name)() async throws { try await runTwiceInFreshFolder(example\(test.name)) }
 
     """
-}
-if !skipped.isEmpty {
-  runner += "\n  // Not run yet (Scripts/extract-examples.swift, pending): "
-  runner += skipped.joined(separator: ", ") + "\n"
 }
 runner += "}\n"
 files["DocExamplesTests.swift"] = runner
@@ -227,9 +194,7 @@ for (name, text) in files.sorted(by: { $0.key < $1.key }) {
 }
 if check {
   if differences.isEmpty {
-    print(
-      "extract-examples: \(tests.count) examples, generated files up to date;"
-        + " \(skipped.count) pending")
+    print("extract-examples: \(tests.count) examples, generated files up to date")
   } else {
     print("extract-examples: the generated examples differ from the documents:")
     for difference in differences { print("  \(difference)") }

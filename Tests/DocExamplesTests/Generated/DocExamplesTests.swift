@@ -20,6 +20,10 @@ final class DocExamplesTests: XCTestCase {
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
   /// README.md, line 264.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
+  /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
+  func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
+  /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 103.
+  func testChangesets02() async throws { try await runTwiceInFreshFolder(exampleChangesets02) }
   /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 21.
   func testConcurrency01() async throws { try await runTwiceInFreshFolder(exampleConcurrency01) }
   /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 130.
@@ -42,12 +46,24 @@ final class DocExamplesTests: XCTestCase {
   func testModelsAndAutomaticMigration01() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration01) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 174.
   func testModelsAndAutomaticMigration02() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 261.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 214.
+  func testModelsAndAutomaticMigration03() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration03) }
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 249.
+  func testModelsAndAutomaticMigration04() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration04) }
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 285.
   func testModelsAndAutomaticMigration05() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration05) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 335.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 359.
   func testModelsAndAutomaticMigration06() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration06) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 371.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 395.
   func testModelsAndAutomaticMigration07() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration07) }
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 434.
+  func testModelsAndAutomaticMigration08() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration08) }
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 446.
+  func testModelsAndAutomaticMigration09() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration09) }
+  /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 25.
+  func testObservationAndSearch01() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch01) }
+  /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 200.
+  func testObservationAndSearch02() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch02) }
   /// Sources/SwiftLite/SwiftLite.docc/QueriesAndRelations.md, line 13.
   func testQueriesAndRelations01() async throws { try await runTwiceInFreshFolder(exampleQueriesAndRelations01) }
   /// Sources/SwiftLite/SwiftLite.docc/ReplicatingWithLitestream.md, line 16.
@@ -58,6 +74,4 @@ final class DocExamplesTests: XCTestCase {
   func testTrioAndTypeMapping02() async throws { try await runTwiceInFreshFolder(exampleTrioAndTypeMapping02) }
   /// Sources/SwiftLite/SwiftLite.docc/TrioAndTypeMapping.md, line 285.
   func testTrioAndTypeMapping03() async throws { try await runTwiceInFreshFolder(exampleTrioAndTypeMapping03) }
-
-  // Not run yet (Scripts/extract-examples.swift, pending): Changesets01, Changesets02, ModelsAndAutomaticMigration03, ModelsAndAutomaticMigration04, ModelsAndAutomaticMigration08, ModelsAndAutomaticMigration09, ObservationAndSearch01, ObservationAndSearch02, ObservationAndSearch03, ObservationAndSearch04, ObservationAndSearch05, ObservationAndSearch06, ObservationAndSearch07, ObservationAndSearch08, ObservationAndSearch09, ObservationAndSearch10, ObservationAndSearch11, ObservationAndSearch12
 }
