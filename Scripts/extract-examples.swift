@@ -1,5 +1,7 @@
-// Writes every ```swift example of README.md and of the DocC articles
-// (Sources/SwiftLite/SwiftLite.docc/*.md) into Tests/DocExamplesTests/Generated, where
+// Writes every ```swift example of README.md, of the DocC articles
+// (Sources/SwiftLite/SwiftLite.docc/*.md) and of the type-level doc comments of the public
+// entry types (`Connection`, `DatabaseQueue`, `DatabasePool`, `Repository`, `Migrator`)
+// into Tests/DocExamplesTests/Generated, where
 // `swift test` compiles them and runs each one twice in a fresh folder of its own.
 //
 //   swift Scripts/extract-examples.swift           # write the generated files
@@ -30,22 +32,39 @@ struct Example {
   var code: [String] = []
 }
 
+/// The files of the public entry types, whose type-level `///` comment (the lines that start
+/// with `///` at the start of a line) shows an example.
+let entryTypeFiles = [
+  "Sources/SwiftLite/Core/Connection.swift", "Sources/SwiftLite/Access/DatabaseQueue.swift",
+  "Sources/SwiftLite/Access/DatabasePool.swift", "Sources/SwiftLite/Store/Repository.swift",
+  "Sources/SwiftLite/Schema/Migrator.swift",
+]
+
 func documents() -> [String] {
   let docc = "Sources/SwiftLite/SwiftLite.docc"
   let articles =
     (try? fileManager.contentsOfDirectory(
       atPath: root.appendingPathComponent(docc).path)) ?? []
   return ["README.md"] + articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(docc)/\($0)" }
+    + entryTypeFiles
 }
 
 func examples(in document: String) -> [Example] {
   let text = try! String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
-  let stem = (document as NSString).lastPathComponent.replacingOccurrences(of: ".md", with: "")
+  let name = (document as NSString).lastPathComponent
+  let isSource = name.hasSuffix(".swift")
+  let stem =
+    isSource
+    ? "API" + name.replacingOccurrences(of: ".swift", with: "")
+    : name.replacingOccurrences(of: ".md", with: "")
   var result: [Example] = []
   var block: [String]? = nil
   var indent = 0
   var start = 0
-  for (index, line) in text.components(separatedBy: "\n").enumerated() {
+  for (index, fullLine) in text.components(separatedBy: "\n").enumerated() {
+    // In a source file, only the type-level doc comment's lines count, without their `///`.
+    if isSource && !fullLine.hasPrefix("///") { continue }
+    let line = isSource ? String(fullLine.dropFirst(fullLine.hasPrefix("/// ") ? 4 : 3)) : fullLine
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     if block == nil {
       if trimmed == "```swift" {

@@ -74,4 +74,14 @@ final class DocExamplesTests: XCTestCase {
   func testTrioAndTypeMapping02() async throws { try await runTwiceInFreshFolder(exampleTrioAndTypeMapping02) }
   /// Sources/SwiftLite/SwiftLite.docc/TrioAndTypeMapping.md, line 285.
   func testTrioAndTypeMapping03() async throws { try await runTwiceInFreshFolder(exampleTrioAndTypeMapping03) }
+  /// Sources/SwiftLite/Core/Connection.swift, line 8.
+  func testAPIConnection01() async throws { try await runTwiceInFreshFolder(exampleAPIConnection01) }
+  /// Sources/SwiftLite/Access/DatabaseQueue.swift, line 8.
+  func testAPIDatabaseQueue01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseQueue01) }
+  /// Sources/SwiftLite/Access/DatabasePool.swift, line 9.
+  func testAPIDatabasePool01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabasePool01) }
+  /// Sources/SwiftLite/Store/Repository.swift, line 6.
+  func testAPIRepository01() async throws { try await runTwiceInFreshFolder(exampleAPIRepository01) }
+  /// Sources/SwiftLite/Schema/Migrator.swift, line 8.
+  func testAPIMigrator01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrator01) }
 }
