@@ -4,21 +4,21 @@
 import XCTest
 
 final class DocExamplesTests: XCTestCase {
-  /// README.md, line 37.
+  /// README.md, line 39.
   func testREADME01() async throws { try await runTwiceInFreshFolder(exampleREADME01) }
-  /// README.md, line 78.
+  /// README.md, line 80.
   func testREADME02() async throws { try await runTwiceInFreshFolder(exampleREADME02) }
-  /// README.md, line 103.
+  /// README.md, line 105.
   func testREADME03() async throws { try await runTwiceInFreshFolder(exampleREADME03) }
-  /// README.md, line 132.
+  /// README.md, line 134.
   func testREADME04() async throws { try await runTwiceInFreshFolder(exampleREADME04) }
-  /// README.md, line 172.
+  /// README.md, line 174.
   func testREADME05() async throws { try await runTwiceInFreshFolder(exampleREADME05) }
-  /// README.md, line 207.
+  /// README.md, line 209.
   func testREADME06() async throws { try await runTwiceInFreshFolder(exampleREADME06) }
-  /// README.md, line 227.
+  /// README.md, line 229.
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
-  /// README.md, line 264.
+  /// README.md, line 266.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
   /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
   func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
