@@ -119,6 +119,11 @@ let package = Package(
       ],
       path: "Tests/SamplesTests"
     ),
+    // Every Swift example of the README and the DocC articles, written here by
+    // Scripts/extract-examples.swift and run twice each in a fresh folder.
+    .testTarget(
+      name: "DocExamplesTests", dependencies: ["SwiftLite", "SwiftLiteTesting"],
+      path: "Tests/DocExamplesTests", resources: [.copy("MigrationSnapshots")]),
     // The generator's golden output, compiled: models generated from Fixtures/shop.sql.
     .testTarget(
       name: "CodeGenTests", dependencies: ["SwiftLite", "SwiftLiteCodeGen"],

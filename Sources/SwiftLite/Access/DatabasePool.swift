@@ -6,8 +6,17 @@ import Synchronization
 /// reads that run beside it, each on its own read-only connection.
 ///
 /// ```swift
+/// import SwiftLite
+///
+/// func addAnn(_ pool: DatabasePool) throws {  // synchronous code blocks
+///   try pool.write { db in
+///     try db.execute("CREATE TABLE IF NOT EXISTS user(id INTEGER PRIMARY KEY, name TEXT)")
+///     try db.run("INSERT INTO user(name) VALUES (?)", ["Ann"])
+///   }
+/// }
+///
 /// let pool = try DatabasePool(path: "app.sqlite")
-/// try pool.write { db in try db.run("INSERT INTO user(name) VALUES (?)", ["Ann"]) }
+/// try addAnn(pool)
 /// let count = try await pool.read { db in try db.scalar(Int.self, "SELECT count(*) FROM user") }
 /// ```
 ///

@@ -5,14 +5,21 @@ import Foundation
 /// run on it one at a time, in order, on a private serial dispatch queue.
 ///
 /// ```swift
+/// import SwiftLite
+///
 /// let dbQueue = try DatabaseQueue(path: "app.sqlite")
-/// try dbQueue.write { db in
-///   try db.run("INSERT INTO user(id, name) VALUES (?, ?)", ["u1", "Ann"])
+/// try await dbQueue.write { db in  // in a task, await
+///   try db.execute("CREATE TABLE IF NOT EXISTS user(id TEXT PRIMARY KEY, name TEXT NOT NULL)")
+///   try db.run("INSERT OR REPLACE INTO user(id, name) VALUES (?, ?)", ["u1", "Ann"])
 /// }
-/// let count = try dbQueue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM user") }
 /// let names = try await dbQueue.read { db in
 ///   try db.query("SELECT name FROM user").map { try $0.get(String.self, at: 0) }
 /// }
+///
+/// func userCount(_ dbQueue: DatabaseQueue) throws -> Int {  // synchronous code blocks
+///   try dbQueue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM user") ?? 0 }
+/// }
+/// print(names, try userCount(dbQueue))
 /// ```
 ///
 /// - A ``write(_:)-8wxz8`` is one IMMEDIATE transaction: it commits when the closure returns and

@@ -5,9 +5,11 @@ import Synchronization
 /// One open SQLite database connection: the door to a database file.
 ///
 /// ```swift
+/// import SwiftLite
+///
 /// let db = try Connection(path: "app.sqlite")
 /// try db.execute("CREATE TABLE IF NOT EXISTS user(id TEXT PRIMARY KEY, name TEXT NOT NULL)")
-/// try db.run("INSERT INTO user(id, name) VALUES (?, ?)", ["u1", "Ann"])
+/// try db.run("INSERT OR REPLACE INTO user(id, name) VALUES (?, ?)", ["u1", "Ann"])
 /// for row in try db.query("SELECT name FROM user WHERE id = ?", ["u1"]) {
 ///   print(try row.get(String.self, "name"))
 /// }

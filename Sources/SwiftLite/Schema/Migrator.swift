@@ -5,6 +5,14 @@ import Foundation
 /// in the table ``recordTable``.
 ///
 /// ```swift
+/// import SwiftLite
+///
+/// struct Note: Model {
+///   var id: Int64?
+///   var text: String
+///   static let primaryKey = ["id"]
+/// }
+///
 /// var migrator = Migrator()
 /// migrator.register("create user") { db in
 ///   try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
@@ -13,6 +21,7 @@ import Foundation
 ///   try db.execute("ALTER TABLE user ADD COLUMN email TEXT")
 /// }
 /// migrator.registerModels("notes", Note.self)  // creates or migrates Note's table
+/// let db = try Connection(path: "app.sqlite")
 /// try migrator.migrate(db)  // or migrate(dbQueue), or await migrate(dbQueue)
 /// ```
 ///

@@ -3,12 +3,26 @@
 /// `modify`, `remove`), for free, blocking or `async`.
 ///
 /// ```swift
+/// import SwiftLite
+///
+/// struct User: Model {
+///   var userId: String
+///   var userName: String
+///   var userAge: Int
+///   static let primaryKey = ["userId"]
+/// }
+///
+/// func birthday(_ users: Repository<User>) throws {  // synchronous code blocks
+///   try users.create(User(userId: "u1", userName: "Ann", userAge: 30))
+///   let ann = try users.findById("u1")
+///   try users.modify(User(userId: "u1", userName: "Ann", userAge: 31))
+///   try users.remove("u1")
+///   print(ann?.userAge ?? 0)
+/// }
+///
 /// let users = try Repository<User>(DatabaseQueue(path: "app.sqlite"))
-/// try users.create(User(userId: "u1", userName: "Ann", userAge: 30))
-/// let ann = try users.findById("u1")
-/// try users.modify(User(userId: "u1", userName: "Ann", userAge: 31))
-/// try users.remove("u1")
-/// let adults = try await users.findAll(where: "userAge >= ?", [18])   // from a task
+/// try birthday(users)
+/// let adults = try await users.findAll(where: "userAge >= ?", [18])  // from a task
 /// ```
 ///
 /// Each verb is one of the model operations on ``Connection``, run in a read or a write:

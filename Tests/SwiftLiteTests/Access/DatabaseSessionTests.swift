@@ -136,8 +136,9 @@ final class DatabaseSessionTests: TemporaryDirectoryTestCase {
     }
   }
 
-  /// The README's example ("More than one machine"), run as written.
-  func testTheReadmeExample() throws {
+  /// A changeset carried through a file and applied by a handler that answers every kind
+  /// of conflict (the Changesets article's example, through the blocking calls).
+  func testAChangesetThroughAFileWithAHandlerForEveryKind() throws {
     let laptop = try queue("laptop.sqlite")
     let phone = try queue("phone.sqlite")
     for queue in [laptop, phone] {

@@ -492,8 +492,9 @@ final class MigratorTests: SQLiteTestCase {
     XCTAssertTrue(enforcing)
   }
 
-  /// The README's example, as written (only the file differs).
-  func testTheReadmeExample() throws {
+  /// Two SQL steps and a model step applied by one blocking `migrate` (the articles'
+  /// example, through the blocking call), then nothing pending.
+  func testSQLStepsAndAModelStepInOneMigrate() throws {
     let dbQueue = try DatabaseQueue(path: path("app.sqlite"))
     var migrator = Migrator()
     migrator.register("create user") { db in

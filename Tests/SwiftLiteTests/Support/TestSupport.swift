@@ -316,13 +316,18 @@ func snapshot(ofFile path: String) throws -> [String] {
   try Connection(path: path).snapshot()
 }
 
-/// The README, its line breaks and runs of blanks turned into single spaces, so that a test
-/// can check a sentence of it whatever the wrapping.
+/// The README and the DocC articles (where the README's long sections live), their line
+/// breaks and runs of blanks turned into single spaces, so that a test can check a sentence
+/// of the documentation whatever the wrapping and whichever page holds it.
 func readmeText() throws -> String {
   let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
-  let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+  let catalog = root.appendingPathComponent("Sources/SwiftLite/SwiftLite.docc")
+  let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path)
+    .filter { $0.hasSuffix(".md") }.sorted().map { catalog.appendingPathComponent($0) }
+  let text = try ([root.appendingPathComponent("README.md")] + articles)
+    .map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
   return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
 }
 

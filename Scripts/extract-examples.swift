@@ -1,0 +1,225 @@
+// Writes every ```swift example of README.md, of the DocC articles
+// (Sources/SwiftLite/SwiftLite.docc/*.md) and of the type-level doc comments of the public
+// entry types (`Connection`, `DatabaseQueue`, `DatabasePool`, `Repository`, `Migrator`)
+// into Tests/DocExamplesTests/Generated, where
+// `swift test` compiles them and runs each one twice in a fresh folder of its own.
+//
+//   swift Scripts/extract-examples.swift           # write the generated files
+//   swift Scripts/extract-examples.swift --check   # fail if they differ from the documents
+//
+// Each example is one test. An example whose first line is a comment starting with
+// `// Continues` (for instance `// Continues the example above.`) is appended to the one
+// before it in the same document, and the two run as one test: that is the only glue, and
+// it is visible in the document. In an example, `import` lines stay imports of its file;
+// lines at the start of a line that begin a declaration (`struct`, `enum`, `extension`,
+// `final class`, `class`, `actor`, `protocol`, `func`, or an attribute such as `@MainActor`)
+// are declared at file scope, `private` (so two examples may both declare a `Person`);
+// everything else is the body of an `async throws` function, so `await` picks the async
+// overloads as it does in a user's async code. The generated file imports only what the
+// example imports: an example that uses `Data` without `import Foundation` fails to build.
+import Foundation
+
+let root = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  .deletingLastPathComponent()
+let fileManager = FileManager.default
+let check = CommandLine.arguments.contains("--check")
+let outputDirectory = root.appendingPathComponent("Tests/DocExamplesTests/Generated")
+
+struct Example {
+  var document: String  // relative path
+  var stem: String
+  var lines: [Int] = []  // first line of each block, 1-based
+  var code: [String] = []
+}
+
+/// The files of the public entry types, whose type-level `///` comment (the lines that start
+/// with `///` at the start of a line) shows an example.
+let entryTypeFiles = [
+  "Sources/SwiftLite/Core/Connection.swift", "Sources/SwiftLite/Access/DatabaseQueue.swift",
+  "Sources/SwiftLite/Access/DatabasePool.swift", "Sources/SwiftLite/Store/Repository.swift",
+  "Sources/SwiftLite/Schema/Migrator.swift",
+]
+
+func documents() -> [String] {
+  let docc = "Sources/SwiftLite/SwiftLite.docc"
+  let articles =
+    (try? fileManager.contentsOfDirectory(
+      atPath: root.appendingPathComponent(docc).path)) ?? []
+  return ["README.md"] + articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(docc)/\($0)" }
+    + entryTypeFiles
+}
+
+func examples(in document: String) -> [Example] {
+  let text = try! String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+  let name = (document as NSString).lastPathComponent
+  let isSource = name.hasSuffix(".swift")
+  let stem =
+    isSource
+    ? "API" + name.replacingOccurrences(of: ".swift", with: "")
+    : name.replacingOccurrences(of: ".md", with: "")
+  var result: [Example] = []
+  var block: [String]? = nil
+  var indent = 0
+  var start = 0
+  for (index, fullLine) in text.components(separatedBy: "\n").enumerated() {
+    // In a source file, only the type-level doc comment's lines count, without their `///`.
+    if isSource && !fullLine.hasPrefix("///") { continue }
+    let line = isSource ? String(fullLine.dropFirst(fullLine.hasPrefix("/// ") ? 4 : 3)) : fullLine
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    if block == nil {
+      if trimmed == "```swift" {
+        block = []
+        indent = line.prefix { $0 == " " }.count
+        start = index + 2
+      }
+    } else if trimmed == "```" {
+      let code = block!
+      let first = code.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+      if first.hasPrefix("// Continues"), !result.isEmpty {
+        result[result.count - 1].lines.append(start)
+        result[result.count - 1].code += [""] + code
+      } else {
+        result.append(Example(document: document, stem: stem, lines: [start], code: code))
+      }
+      block = nil
+    } else {
+      block!.append(String(line.dropFirst(min(indent, line.prefix { $0 == " " }.count))))
+    }
+  }
+  return result
+}
+
+let declarationStarts = [
+  "struct ", "enum ", "extension ", "final class ", "class ", "actor ", "protocol ", "func ",
+  "@",
+]
+
+/// Braces opened minus closed, outside string literals and comments (good enough for
+/// examples: no braces inside character escapes).
+func braceBalance(_ line: String) -> Int {
+  var balance = 0
+  var inString = false
+  var previous: Character = " "
+  for character in line {
+    if inString {
+      if character == "\"" && previous != "\\" { inString = false }
+    } else if character == "\"" {
+      inString = true
+    } else if character == "/" && previous == "/" {
+      break
+    } else if character == "{" {
+      balance += 1
+    } else if character == "}" {
+      balance -= 1
+    }
+    previous = character
+  }
+  return balance
+}
+
+func source(of example: Example, name: String) -> String {
+  var imports: [String] = []
+  var declarations: [String] = []
+  var body: [String] = []
+  var depth = 0
+  var inDeclaration = false
+  var inMultilineString = false
+  for line in example.code {
+    if !inDeclaration && !inMultilineString && line.hasPrefix("import ") {
+      if !imports.contains(line) { imports.append(line) }
+      continue
+    }
+    if !inDeclaration && !inMultilineString && declarationStarts.contains(where: line.hasPrefix) {
+      inDeclaration = true
+      depth = 0
+      if line.hasPrefix("extension ") || line.hasPrefix("@") {
+        declarations.append(line)
+      } else {
+        declarations.append("private " + line)
+      }
+      depth += braceBalance(line)
+      if depth <= 0 && line.contains("}") { inDeclaration = false }
+      continue
+    }
+    if inDeclaration {
+      declarations.append(line)
+      if line.components(separatedBy: "\"\"\"").count % 2 == 0 { inMultilineString.toggle() }
+      if !inMultilineString { depth += braceBalance(line) }
+      if depth <= 0 && !inMultilineString { inDeclaration = false }
+      continue
+    }
+    if line.components(separatedBy: "\"\"\"").count % 2 == 0 { inMultilineString.toggle() }
+    body.append(line.isEmpty ? "" : "  " + line)
+  }
+  let lines = example.lines.map(String.init).joined(separator: ", ")
+  var text = """
+    // swift-format-ignore-file
+    // Generated by Scripts/extract-examples.swift from \(example.document), the example at
+    // line \(lines). Do not edit: edit the document, then run the script.
+
+    """
+  if !imports.isEmpty { text += imports.joined(separator: "\n") + "\n" }
+  if !declarations.isEmpty { text += "\n" + declarations.joined(separator: "\n") + "\n" }
+  text += "\nfunc \(name)() async throws {\n"
+  text += body.joined(separator: "\n") + "\n}\n"
+  return text
+}
+
+var files: [String: String] = [:]
+var tests: [(name: String, document: String, line: Int)] = []
+for document in documents() {
+  for (index, example) in examples(in: document).enumerated() {
+    let name = "\(example.stem)\(String(format: "%02d", index + 1))"
+    files["\(name).swift"] = source(of: example, name: "example\(name)")
+    tests.append((name, document, example.lines[0]))
+  }
+}
+var runner = """
+  // swift-format-ignore-file
+  // Generated by Scripts/extract-examples.swift: one test per documentation example, run
+  // twice in a fresh folder of its own. Do not edit.
+  import XCTest
+
+  final class DocExamplesTests: XCTestCase {
+
+  """
+for test in tests {
+  runner += """
+      /// \(test.document), line \(test.line).
+      func test\(test.name)() async throws { try await runTwiceInFreshFolder(example\(test.name)) }
+
+    """
+}
+runner += "}\n"
+files["DocExamplesTests.swift"] = runner
+
+var differences: [String] = []
+let existing = Set(
+  (try? fileManager.contentsOfDirectory(atPath: outputDirectory.path))?.filter {
+    $0.hasSuffix(".swift")
+  } ?? [])
+for name in existing.subtracting(files.keys).sorted() {
+  differences.append("\(name) is stale")
+  if !check { try! fileManager.removeItem(at: outputDirectory.appendingPathComponent(name)) }
+}
+try! fileManager.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+  let url = outputDirectory.appendingPathComponent(name)
+  let old = try? String(contentsOf: url, encoding: .utf8)
+  if old != text {
+    differences.append(old == nil ? "\(name) is missing" : "\(name) differs")
+    if !check { try! text.write(to: url, atomically: true, encoding: .utf8) }
+  }
+}
+if check {
+  if differences.isEmpty {
+    print("extract-examples: \(tests.count) examples, generated files up to date")
+  } else {
+    print("extract-examples: the generated examples differ from the documents:")
+    for difference in differences { print("  \(difference)") }
+    print("run `swift Scripts/extract-examples.swift` and commit the result")
+    exit(1)
+  }
+} else {
+  print("extract-examples: \(tests.count) examples, \(differences.count) files written or removed")
+}
