@@ -12,13 +12,13 @@ final class DocExamplesTests: XCTestCase {
   func testREADME03() async throws { try await runTwiceInFreshFolder(exampleREADME03) }
   /// README.md, line 134.
   func testREADME04() async throws { try await runTwiceInFreshFolder(exampleREADME04) }
-  /// README.md, line 174.
+  /// README.md, line 175.
   func testREADME05() async throws { try await runTwiceInFreshFolder(exampleREADME05) }
-  /// README.md, line 209.
+  /// README.md, line 210.
   func testREADME06() async throws { try await runTwiceInFreshFolder(exampleREADME06) }
-  /// README.md, line 229.
+  /// README.md, line 230.
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
-  /// README.md, line 266.
+  /// README.md, line 267.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
   /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
   func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
