@@ -153,5 +153,17 @@ final class Review13Tests: TemporaryDirectoryTestCase {
     XCTAssertNotEqual(rows?.count, 3, "the text became SQL: every row came back")
   }
 
-
+  /// A row finds a column by Swift's `String` equality (a `[String: Int]`, then Unicode
+  /// `lowercased()`): "cafe\u{301}" finds the column "caf\u{E9}", which SQLite, comparing
+  /// names by bytes (and folding ASCII case only), holds for another column.
+  func testARowFindsAColumnByTheBytesOfItsName() throws {
+    let db = try open()
+    defer { try? db.close() }
+    let row = try XCTUnwrap(
+      try db.queryFirst("SELECT 1 AS \"caf\u{E9}\", 2 AS \"cafe\u{301}\", 3 AS \"\u{C9}t\u{E9}\""))
+    XCTAssertEqual(try row.get(Int.self, "cafe\u{301}"), 2, "NFD name read the NFC column")
+    XCTAssertEqual(try row.get(Int.self, "caf\u{E9}"), 1)
+    XCTAssertThrowsError(
+      try row.get(Int.self, "\u{E9}t\u{E9}"), "SQLite folds ASCII case only: no such column")
+  }
 }
