@@ -4,6 +4,13 @@ import XCTest
 
 @testable import SwiftLite
 
+private struct R13Doc: Model, Equatable {
+  var id: Int64?
+  var title: String
+  static let primaryKey = ["id"]
+  static let fullTextIndexes = [FullTextIndex(R13Doc.self, columns: ["title"])]
+}
+
 /// Review of issue 13's fixes, from outside, through the public API.
 final class Review13Tests: TemporaryDirectoryTestCase {
   private var fastOptions: OpenOptions {
@@ -165,5 +172,15 @@ final class Review13Tests: TemporaryDirectoryTestCase {
     XCTAssertEqual(try row.get(Int.self, "caf\u{E9}"), 1)
     XCTAssertThrowsError(
       try row.get(Int.self, "\u{E9}t\u{E9}"), "SQLite folds ASCII case only: no such column")
+  }
+
+  /// A fragment that ends with `ORDER BY \(x)` is refused at once, though the text may still
+  /// grow into an expression: appending ` = b DESC` makes the value a value again.
+  func testAValueEndingAFragmentThatGrowsIntoAnExpressionIsNotRefused() throws {
+    let db = try orderDB()
+    defer { try? db.close() }
+    var sql: SQL = "SELECT b FROM u ORDER BY \(String("y"))"
+    sql.append(" = b DESC, a")
+    XCTAssertEqual(try db.query(sql).first?.get(String.self, at: 0), "y")
   }
 }
