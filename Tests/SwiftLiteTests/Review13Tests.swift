@@ -4,13 +4,6 @@ import XCTest
 
 @testable import SwiftLite
 
-private struct R13Doc: Model, Equatable {
-  var id: Int64?
-  var title: String
-  static let primaryKey = ["id"]
-  static let fullTextIndexes = [FullTextIndex(R13Doc.self, columns: ["title"])]
-}
-
 /// Review of issue 13's fixes, from outside, through the public API.
 final class Review13Tests: TemporaryDirectoryTestCase {
   private var fastOptions: OpenOptions {
