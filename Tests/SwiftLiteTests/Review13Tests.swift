@@ -176,4 +176,43 @@ final class Review13Tests: TemporaryDirectoryTestCase {
     sql.append(" = b DESC, a")
     XCTAssertEqual(try db.query(sql).first?.get(String.self, at: 0), "y")
   }
+
+  /// `cache.query` called inside a pool's `read` reads through that read's snapshot, which
+  /// may predate a commit whose invalidation already ran, and keeps the old result as if it
+  /// were fresh: later reads of the cache, outside any read, get it.
+  func testACacheQueryInsideAPoolReadDoesNotKeepASnapshotOlderThanACommit() throws {
+    let pool = try DatabasePool(path: path("snap.sqlite"))
+    try pool.write { db in try db.execute("CREATE TABLE a(x); INSERT INTO a VALUES (1)") }
+    let cache = try QueryCache(pool)
+    let shared = Unchecked((pool, cache))
+    try pool.read { db in
+      XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM a"), 1)  // the snapshot
+      let written = DispatchSemaphore(value: 0)
+      Thread {
+        try? shared.value.0.write { db in try db.execute("INSERT INTO a VALUES (2)") }
+        written.signal()
+      }.start()
+      written.wait()
+      _ = try cache.query("SELECT count(*) FROM a")  // 1, from this read's snapshot
+    }
+    // Another thread holds the reader of that read, so the next look uses a new reader.
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let ended = DispatchSemaphore(value: 0)
+    Thread {
+      try? shared.value.0.read { _ in
+        holding.signal()
+        release.wait()
+      }
+      ended.signal()
+    }.start()
+    holding.wait()
+    let cached = try int(cache.query("SELECT count(*) FROM a"))
+    release.signal()
+    ended.wait()
+    XCTAssertEqual(
+      try pool.read { db in try db.scalar(Int.self, "SELECT count(*) FROM a") }, 2)
+    XCTAssertEqual(cached, 2, "the cache kept the result of a snapshot older than a commit")
+    try pool.close()
+  }
 }
