@@ -6,12 +6,6 @@ import XCTest
 
 /// Review of issue 13's fixes, from outside, through the public API.
 final class Review13Tests: TemporaryDirectoryTestCase {
-  private var fastOptions: OpenOptions {
-    var options = OpenOptions()
-    options.connectionSetup = { db in try db.execute("PRAGMA synchronous = OFF") }
-    return options
-  }
-
   private func int(_ rows: [Row]) throws -> Int? {
     try rows.first?.get(Int.self, at: 0)
   }
