@@ -14,6 +14,7 @@ let package = Package(
     .executable(name: "PersonStore", targets: ["PersonStore"]),
     .executable(name: "ExistingDatabase", targets: ["ExistingDatabase"]),
     .executable(name: "School", targets: ["School"]),
+    .executable(name: "Sync", targets: ["Sync"]),
     .executable(name: "SwiftLiteBenchmarks", targets: ["SwiftLiteBenchmarks"]),
     .executable(name: "swiftlite-gen", targets: ["swiftlite-gen"]),
   ],
@@ -77,6 +78,10 @@ let package = Package(
       resources: [.copy("MigrationSnapshots")]),
     .executableTarget(name: "School", dependencies: ["SchoolSample"], path: "Samples/School/Main"),
 
+    // Sample: two devices that edit offline and sync through changesets in a folder.
+    .target(name: "SyncSample", dependencies: ["SwiftLite"], path: "Samples/Sync/Sources"),
+    .executableTarget(name: "Sync", dependencies: ["SyncSample"], path: "Samples/Sync/Main"),
+
     // Benchmarks: SwiftLite against the raw C API in the same process.
     .executableTarget(
       name: "SwiftLiteBenchmarks",
@@ -94,8 +99,14 @@ let package = Package(
     .executableTarget(
       name: "SwiftLiteProcessHelper", dependencies: ["SwiftLite"], path: "Tests/ProcessHelper"),
 
+    // A VFS that simulates power loss, in C: for the power-loss tests only.
+    .target(
+      name: "PowerLossVFS", path: "Tests/PowerLossVFS",
+      linkerSettings: [.linkedLibrary("sqlite3")]),
+
     .testTarget(
-      name: "SwiftLiteTests", dependencies: ["SwiftLite", "CSQLite"], path: "Tests/SwiftLiteTests"),
+      name: "SwiftLiteTests", dependencies: ["SwiftLite", "CSQLite", "PowerLossVFS"],
+      path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SwiftLiteTestingTests", dependencies: ["SwiftLite", "SwiftLiteTesting"],
       path: "Tests/SwiftLiteTestingTests",
@@ -104,7 +115,7 @@ let package = Package(
       name: "SamplesTests",
       dependencies: [
         "SwiftLite", "SwiftLiteTesting", "UserDAOSample", "ContactsSample", "PersonStoreSample",
-        "ExistingDatabaseSample", "SchoolSample",
+        "ExistingDatabaseSample", "SchoolSample", "SyncSample",
       ],
       path: "Tests/SamplesTests"
     ),

@@ -28,7 +28,7 @@ struct BenchItemRenamed: Model, Sendable {
 
 extension Workloads {
   static let models: [Workload] = [
-    modelInsert, modelSave, modelFetchAll, fetchSQLModels, migration,
+    modelInsert, modelSave, modelFetchAll, fetchSQLModels, insertReturning, migration,
   ]
 
   static let modelInsertSQL =
@@ -121,6 +121,34 @@ extension Workloads {
       _ = try db.findAll(BenchItem.self, limit: 1)  // the table is looked up outside the timing
       let items = try trial.time { try db.findAll(BenchItem.self) }
       return items.reduce(0) { $0 &+ $1.id &+ $1.c9 }
+    })
+
+  /// Inserting a model and reading it back as stored: one `INSERT ... RETURNING` against an
+  /// insert then a lookup by key, both through SwiftLite (the baseline is SwiftLite's own).
+  static let insertReturning = Workload(
+    name: "insert_returning",
+    summary: "insertAndFetch(model) per model (baseline: insert(model) then find(id:))",
+    target: nil,
+    swiftLite: { trial in
+      let db = try Connection(path: try modelDatabase(trial))
+      let items = benchItems(trial)
+      return try trial.time {
+        try db.execute("BEGIN")
+        defer { try? db.execute("COMMIT") }
+        return try items.reduce(Int64(0)) { $0 &+ (try db.insertAndFetch($1)).c9 }
+      }
+    },
+    raw: { trial in
+      let db = try Connection(path: try modelDatabase(trial))
+      let items = benchItems(trial)
+      return try trial.time {
+        try db.execute("BEGIN")
+        defer { try? db.execute("COMMIT") }
+        return try items.reduce(Int64(0)) { sum, item in
+          try db.insert(item)
+          return sum &+ (try db.find(BenchItem.self, id: item.id)?.c9 ?? 0)
+        }
+      }
     })
 
   static let modelFetchAll = Workload(

@@ -27,7 +27,7 @@ struct Workload: Sendable {
 /// The registry of every workload, in report order.
 enum Workloads {
   static var all: [Workload] {
-    core + models + mapped + mixed + codableFloor + access + memory + query
+    core + models + mapped + mixed + codableFloor + access + memory + query + changesets
   }
 }
 

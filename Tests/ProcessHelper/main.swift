@@ -7,8 +7,33 @@ import SwiftLite
 //   SwiftLiteProcessHelper <queue|pool> <path> <writer name> <row count>
 //
 // Exits 0 when every write committed, 1 (printing the error) at the first failure.
+//
+//   SwiftLiteProcessHelper apply-changesets <path> <folder> <count>
+//
+// Applies the changesets <folder>/1.changeset ... <count>.changeset to the database, each
+// as soon as it appears (a writer renames each file into place whole), then exits 0; 1 at
+// the first failure, or when a file has not appeared after 60 seconds.
 
 let arguments = CommandLine.arguments
+if arguments.count == 5, arguments[1] == "apply-changesets", let count = Int(arguments[4]) {
+  do {
+    let database = try DatabaseQueue(path: arguments[2])
+    for number in 1...count {
+      let file = URL(fileURLWithPath: arguments[3]).appendingPathComponent("\(number).changeset")
+      let deadline = Date().addingTimeInterval(60)
+      while !FileManager.default.fileExists(atPath: file.path) {
+        if Date() > deadline { throw CocoaError(.fileNoSuchFile) }
+        usleep(5_000)
+      }
+      try database.apply(Changeset(data: try Data(contentsOf: file)))
+    }
+    try database.close()
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("apply-changesets: \(error)\n".utf8))
+    exit(1)
+  }
+}
 guard arguments.count == 5, let count = Int(arguments[4]), ["queue", "pool"].contains(arguments[1])
 else {
   FileHandle.standardError.write(

@@ -54,7 +54,7 @@ public final class DatabasePool: DatabaseAccess {
   ///   - path: a file path (not `":memory:"`).
   ///   - options: as for ``Connection/init(path:options:)``, for the writer; its
   ///     `journalMode` is ignored (always WAL). Readers open the file read-only with the
-  ///     same busy timeout.
+  ///     same busy timeout and VFS.
   ///   - maximumReaderCount: how many reads may run at once (at least 1). Default 4.
   /// - Throws: `SQLiteError` when the file cannot be opened or is not a database;
   ///   `.misuse` for an in-memory path; `.cannotOpen` when SQLite cannot put it in WAL mode.
@@ -83,6 +83,7 @@ public final class DatabasePool: DatabaseAccess {
     var readerOptions = OpenOptions()
     readerOptions.flags = [.readOnly, .noMutex]
     if options.flags.contains(.uri) { readerOptions.flags.insert(.uri) }
+    readerOptions.vfs = options.vfs
     readerOptions.busyTimeout = options.busyTimeout
     readerOptions.doubleQuotedStringLiterals = options.doubleQuotedStringLiterals
     readerOptions.statementCacheCapacity = options.statementCacheCapacity

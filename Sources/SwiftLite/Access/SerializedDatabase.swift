@@ -129,6 +129,16 @@ final class SerializedDatabase: Sendable {
     try await async { try self.writeWithoutTransactionOnQueue(body) }
   }
 
+  /// Runs `body` on the queue after the closures queued before it, without waiting and
+  /// outside any transaction; it does not run once the database is closed. For clean-up
+  /// work that must happen on the connection's thread (a session released elsewhere).
+  func writeLater(_ body: @escaping @Sendable (Connection) -> Void) {
+    dispatchQueue.async { [self] in
+      guard !isClosed else { return }
+      owner.lending { body(connection) }
+    }
+  }
+
   /// Interrupts the statement running now, if any. Safe from any thread.
   func interrupt() { connection.interrupt() }
 

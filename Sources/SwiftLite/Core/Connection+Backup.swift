@@ -66,9 +66,9 @@ extension Connection {
   /// Copies this connection's main database into a new file at `path`, in steps, replacing
   /// any file there only once the copy is complete.
   ///
-  /// The copy is written next to `path` under a temporary name and renamed into place when
-  /// done, so a failure or a cancellation leaves no partial file (and an older file at
-  /// `path` as it was). Works from an in-memory database, where `VACUUM INTO` is no help.
+  /// The copy is written next to `path` under a temporary name, through this connection's
+  /// VFS (``OpenOptions/vfs``), and renamed into place when done, so a failure or a
+  /// cancellation leaves no partial file (and an older file at `path` as it was). Works from an in-memory database, where `VACUUM INTO` is no help.
   /// - Parameters:
   ///   - path: the file to write.
   ///   - pagesPerStep: pages copied per step; 0 or less copies everything in one step.
@@ -99,6 +99,9 @@ extension Connection {
     do {
       var options = OpenOptions()
       options.foreignKeys = false
+      // The copy goes through the source's VFS, whatever it adds (encryption, a test's
+      // model of the disk).
+      options.vfs = vfs
       let destination = try Connection(path: temporary, options: options)
       do {
         try backup(to: destination, pagesPerStep: pagesPerStep, progress: progress)

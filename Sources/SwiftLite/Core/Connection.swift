@@ -49,6 +49,9 @@ public final class Connection {
   /// (see `trackTableActivity()`); until then its flags are off, which costs the
   /// statements nothing.
   let tableActivity = TableActivity()
+  /// The change-recording sessions open on this connection, ended before it closes (see
+  /// `Session`).
+  let sessions = SessionRegistry()
   /// How many values of one type (model tables, say) a connection keeps at most.
   static let attachmentCapacity = 256
 
@@ -60,6 +63,8 @@ public final class Connection {
   private let requestedSynchronous: SynchronousMode?
   /// Who checkpoints the write-ahead log (see ``OpenOptions/checkpoints``).
   let checkpointPolicy: CheckpointPolicy
+  /// The VFS the connection was opened with (see ``OpenOptions/vfs``); `nil` for the default.
+  let vfs: String?
 
   /// The cache where a layer above Core keeps its per-connection values of one type, made
   /// on first use. The values read back are of the type stored: the one cast is here.
@@ -99,7 +104,7 @@ public final class Connection {
           + "the path contains a NUL")
     }
     var handle: OpaquePointer?
-    let code = sqlite3_open_v2(path, &handle, options.flags.rawValue, nil)
+    let code = sqlite3_open_v2(path, &handle, options.flags.rawValue, options.vfs)
     guard code == SQLITE_OK, let handle else {
       let error = SQLiteError(code, handle)
       sqlite3_close_v2(handle)
@@ -112,6 +117,7 @@ public final class Connection {
     self.automaticMigration = options.automaticMigration
     self.requestedSynchronous = options.synchronous
     self.checkpointPolicy = options.checkpoints
+    self.vfs = options.vfs
     sqlite3_extended_result_codes(handle, 1)
     do {
       // The timeout comes first: reading the schema waits for a writer's lock like any read.
@@ -197,6 +203,8 @@ public final class Connection {
     if traceHandler != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
     // The same holds for the authorizer and the hooks.
     removeActivityCallbacks()
+    // A session must be deleted before its connection closes.
+    sessions.closeAll()
     // close_v2 defers the close until statements the user still holds are finalized.
     sqlite3_close_v2(handle)
   }
@@ -215,6 +223,9 @@ public final class Connection {
     interruptClearer = nil
     removeAllAttachments()
     interruptible.withLock { $0 = false }
+    // A session must be deleted before its connection closes; statements still open make
+    // the close fail below, and the sessions keep recording then.
+    if sqlite3_next_stmt(handle, nil) == nil { sessions.closeAll() }
     let code = sqlite3_close(handle)
     if code != SQLITE_OK { interruptible.withLock { $0 = true } }
     if code == SQLITE_BUSY {

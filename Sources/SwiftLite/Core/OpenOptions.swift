@@ -5,6 +5,13 @@ public struct OpenOptions: Sendable {
   /// The `SQLITE_OPEN_*` flags passed to `sqlite3_open_v2`. Default:
   /// `[.readWrite, .create, .noMutex]`. See <https://sqlite.org/c3ref/open.html>.
   public var flags: OpenFlags = [.readWrite, .create, .noMutex]
+  /// The name of the VFS (SQLite's operating-system layer) that opens the file, as
+  /// registered with `sqlite3_vfs_register`, or `nil` (the default) for SQLite's default
+  /// VFS (`"unix"` on Linux). Passed to `sqlite3_open_v2`; a ``DatabasePool`` opens its
+  /// readers with it too, and ``Connection/backup(toPath:pagesPerStep:progress:)`` writes
+  /// its copy through it. An unknown name fails the open with `SQLiteError`. See
+  /// <https://sqlite.org/vfs.html>.
+  public var vfs: String?
   /// Enforce foreign keys (`PRAGMA foreign_keys = ON`). Default `true`.
   public var foreignKeys = true
   /// Seconds to wait for another connection's lock before `SQLITE_BUSY`. Default 5.

@@ -96,6 +96,36 @@ extension ModelQuery {
     return try db.run(sql.text, sql.statementArguments)
   }
 
+  /// Deletes the rows the query selects and returns them as they were, in one statement
+  /// (`DELETE ... RETURNING`). Cascaded children are not returned.
+  /// - Throws: as ``deleteAll(_:)``; ``ModelError/writeRefused(table:reason:)`` below SQLite 3.35.
+  public func deleteAllAndFetch(_ db: Connection) throws -> [M] {
+    guard let table = try db.modelTable(M.self, target: target, for: .delete) else { return [] }
+    try Connection.checkReturning(table)
+    var sql = try deleteSQL(in: db.queryContext(table))
+    sql.text += Connection.returning(table)
+    return try db.withCachedStatement(sql.text, sql.statementArguments) { statement in
+      try db.decodeAll(M.self, table, statement)
+    }
+  }
+
+  /// Sets columns of the rows the query selects and returns the rows as stored, in one
+  /// statement (`UPDATE ... RETURNING`).
+  /// - Throws: as ``updateAll(_:_:)``; ``ModelError/writeRefused(table:reason:)`` below SQLite 3.35.
+  public func updateAllAndFetch(_ db: Connection, _ assignments: ColumnAssignment...) throws
+    -> [M]
+  {
+    guard !assignments.isEmpty,
+      let table = try db.modelTable(M.self, target: target, for: .delete)
+    else { return try fetchAll(db) }
+    try Connection.checkReturning(table)
+    var sql = try updateSQL(assignments, in: db.queryContext(table))
+    sql.text += Connection.returning(table)
+    return try db.withCachedStatement(sql.text, sql.statementArguments) { statement in
+      try db.decodeAll(M.self, table, statement)
+    }
+  }
+
   /// Sets columns of the rows the query selects, every value bound:
   /// `try Person.filter(Column("age") < 0).updateAll(db, Column("age").set(to: 0))`.
   /// - Returns: the number of rows updated.

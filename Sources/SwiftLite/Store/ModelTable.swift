@@ -41,6 +41,9 @@ final class ModelTable {
   let findSQL: String
   let keyCondition: String
   let quotedName: String
+  /// ` RETURNING` of every column under its property's name (see `insertAndFetch`), made
+  /// once.
+  lazy var returningClause = Connection.returning(mapping)
 
   /// The table of `model`, mapped by `mapping`; `slots` from ``mappedSlots(_:properties:)``.
   convenience init<M: Model>(_ model: M.Type, mapping: TableMapping, slots: ColumnMap?) {

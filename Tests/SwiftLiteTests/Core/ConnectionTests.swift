@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Foundation
 import XCTest
@@ -44,6 +45,34 @@ final class ConnectionTests: SQLiteTestCase {
     assertSQLiteError(try Connection(path: path("nothing.sqlite"), options: .readOnly)) {
       XCTAssertEqual($0.code, .cannotOpen)
     }
+  }
+
+  func testOpensThroughTheVFSTheOptionsName() throws {
+    var options = OpenOptions()
+    XCTAssertNil(options.vfs, "nil: SQLite's default VFS")
+    // "unix-none", one of the unix VFS's variants: no file locks.
+    options.vfs = "unix-none"
+    let other = try Connection(path: path("other.sqlite"), options: options)
+    try other.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+    XCTAssertEqual(try other.scalar(Int.self, "SELECT count(*) FROM t"), 1)
+    XCTAssertEqual(
+      try other.withUnsafeHandle { handle -> String in
+        var name: UnsafeMutablePointer<CChar>?
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_VFSNAME, &name)
+        defer { sqlite3_free(name) }
+        return name.map { String(cString: $0) } ?? ""
+      }, "unix-none")
+    try other.close()
+  }
+
+  func testAnUnknownVFSFailsTheOpen() {
+    var options = OpenOptions()
+    options.vfs = "no-such-vfs"
+    assertSQLiteError(try Connection(path: path("vfs.sqlite"), options: options)) {
+      XCTAssertEqual($0.code, .error)
+      XCTAssertTrue($0.message.contains("no such vfs: no-such-vfs"), $0.message)
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("vfs.sqlite")))
   }
 
   func testInMemoryDatabasesArePrivate() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PowerLossVFS
 import XCTest
 
 @testable import SwiftLite
@@ -334,5 +335,263 @@ func assertSameBytes(
   for (new, old) in zip(after, before) where !new.utf8.elementsEqual(old.utf8) {
     XCTFail("changed:\n  before: \(old)\n  after:  \(new)", file: file, line: line)
     return
+  }
+}
+
+// MARK: Power loss
+
+/// The power-loss harness, over the VFS of the C target `PowerLossVFS` (the model it
+/// simulates is described in `Tests/PowerLossVFS/PowerLossVFS.c`): a scenario runs through
+/// that VFS, the power is cut at a random write, sync, truncation or deletion, what was
+/// durable is written back, and the scenario checks the files through the default VFS.
+enum PowerLoss {
+  /// The name the VFS is registered under.
+  static let vfsName = "swiftlite-powerloss"
+  private static let registration = powerloss_register(vfsName)
+
+  /// Options that open through the power-loss VFS.
+  static var options: OpenOptions {
+    precondition(registration == 0, "the power-loss VFS did not register")
+    var options = OpenOptions()
+    options.vfs = vfsName
+    return options
+  }
+
+  /// Cut points per scenario: `SWIFTLITE_POWERLOSS_CUTS`, 100 by default.
+  static var cutsPerScenario: Int {
+    ProcessInfo.processInfo.environment["SWIFTLITE_POWERLOSS_CUTS"].flatMap { Int($0) } ?? 100
+  }
+
+  /// The seed of the cut points: `SWIFTLITE_POWERLOSS_SEED`, 18 by default.
+  static var seed: UInt64 {
+    ProcessInfo.processInfo.environment["SWIFTLITE_POWERLOSS_SEED"].flatMap { UInt64($0) } ?? 18
+  }
+
+  /// Whether the power is off.
+  static var isLost: Bool { powerloss_lost() != 0 }
+  /// Events counted since the run began.
+  static var events: Int { Int(powerloss_events()) }
+}
+
+/// SplitMix64: a small seeded generator, so that a run can be repeated from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// What one run of a scenario did before the power went off.
+final class PowerLossRun {
+  /// The folder of the run's files.
+  let directory: URL
+  /// For choices the run makes (a rename kept or lost, say).
+  var random: SeededGenerator
+  /// Transactions begun.
+  private(set) var started = 0
+  /// Transactions that returned while the power was on.
+  private(set) var committed = 0
+  /// How many of the first transactions must survive: the committed ones when each commit
+  /// is durable, those before the last completed checkpoint when not.
+  var mustKeep = 0
+  /// The events where cuts may fall, when not the whole run: after `cutsFrom`, up to
+  /// `cutsTo`.
+  private(set) var cutsFrom: Int?
+  private(set) var cutsTo: Int?
+
+  init(directory: URL, seed: UInt64) {
+    self.directory = directory
+    random = SeededGenerator(seed: seed)
+  }
+
+  /// A file of the run's folder.
+  func path(_ name: String = "db.sqlite") -> String { directory.appendingPathComponent(name).path }
+
+  /// Cuts fall from the next event on.
+  func markCutsStart() { cutsFrom = PowerLoss.events }
+  /// Cuts fall up to the last event so far.
+  func markCutsEnd() { cutsTo = PowerLoss.events }
+
+  /// Runs one transaction, counted as begun, then as committed when it returned with the
+  /// power on; then kept for sure when `durable`.
+  func transaction(durable: Bool, _ body: () throws -> Void) throws {
+    started += 1
+    try body()
+    if !PowerLoss.isLost {
+      committed += 1
+      if durable { mustKeep = committed }
+    }
+  }
+
+  /// In WAL mode: runs `body` (a commit, which may run a checkpoint or restart the log, or
+  /// a checkpoint), and when a WAL or database sync ran in it, even if the power went off
+  /// later in it, every transaction committed before it must survive. Not those of `body`
+  /// itself: the sync that starts a new log comes before the commit's own frames.
+  func syncingLog(_ body: () throws -> Void) throws {
+    let syncs = powerloss_data_syncs()
+    let before = committed
+    defer { if powerloss_data_syncs() > syncs { mustKeep = max(mustKeep, before) } }
+    try body()
+  }
+}
+
+/// A workload to cut, and what must hold of its files after any cut.
+struct PowerLossScenario {
+  /// The name in the figures.
+  var name: String
+  /// Whether a deletion is durable once done (SQLite's assumption at synchronous=FULL), or
+  /// only with a directory sync.
+  var unlinkIsDurable = true
+  /// Whether one cut point is after the last event: the power lost once the work is done.
+  var cutsAfterTheEnd = false
+  /// The database files that must pass `PRAGMA integrity_check` after each cut.
+  var files = ["db.sqlite"]
+  /// Whether broken promises are expected and counted (in ``PowerLossFigures/violations``)
+  /// rather than failures: a control that shows the harness sees them.
+  var expectsViolations = false
+  /// Makes the starting files in the folder, through the default VFS (nothing tracked).
+  var prepare: (URL) throws -> Void
+  /// The work, through ``PowerLoss/options``; it closes what it opens, even when it throws.
+  var run: (PowerLossRun) throws -> Void
+  /// Checks the files after the power loss, through the default VFS, and returns how many
+  /// of the run's transactions it found.
+  var check: (PowerLossRun) throws -> Int
+}
+
+/// The figures of a scenario's cuts.
+struct PowerLossFigures: CustomStringConvertible {
+  var scenario: String
+  var events = 0
+  var cuts = 0
+  var intact = 0
+  var committed = 0
+  /// Of the committed ones, those that had to survive (all of them when commits are durable).
+  var mustKeep = 0
+  var kept = 0
+  var inFlight = 0
+  var inFlightKept = 0
+  var droppedWrites = 0
+  /// Cuts after which a file failed `integrity_check` or lost what had to survive.
+  var violations = 0
+
+  var description: String {
+    "power loss: \(scenario): \(cuts) cut points over \(events) events, \(intact) files intact, "
+      + "\(kept) transactions kept of \(committed) committed before the cut "
+      + "(\(mustKeep) had to be), "
+      + "\(inFlightKept) of \(inFlight) in flight, \(droppedWrites) unsynced writes dropped"
+      + (violations > 0 ? ", \(violations) broken" : "")
+  }
+}
+
+extension TemporaryDirectoryTestCase {
+  /// Runs `scenario` once to count its events, then cuts it at ``PowerLoss/cutsPerScenario``
+  /// random events, checking the files after each; prints and returns the figures.
+  @discardableResult
+  func measure(_ scenario: PowerLossScenario, file: StaticString = #filePath, line: UInt = #line)
+    throws -> PowerLossFigures
+  {
+    let manager = FileManager.default
+    let template = directory.appendingPathComponent("template", isDirectory: true)
+    try? manager.removeItem(at: template)
+    try manager.createDirectory(at: template, withIntermediateDirectories: true)
+    try scenario.prepare(template)
+    var seedText = 0 as UInt64
+    for byte in scenario.name.utf8 { seedText = seedText &* 31 &+ UInt64(byte) }
+    var random = SeededGenerator(seed: PowerLoss.seed ^ seedText)
+
+    func fresh(_ name: String) throws -> URL {
+      let folder = directory.appendingPathComponent(name, isDirectory: true)
+      try? manager.removeItem(at: folder)
+      try manager.copyItem(at: template, to: folder)
+      return folder
+    }
+
+    // The run without a cut: how many events, and where cuts may fall.
+    let dry = PowerLossRun(directory: try fresh("dry"), seed: random.next())
+    powerloss_begin(scenario.unlinkIsDurable ? 1 : 0)
+    try scenario.run(dry)
+    var figures = PowerLossFigures(scenario: scenario.name, events: PowerLoss.events)
+    let first = (dry.cutsFrom ?? 0) + 1
+    let last = (dry.cutsTo ?? figures.events) + (scenario.cutsAfterTheEnd ? 1 : 0)
+    try? manager.removeItem(at: dry.directory)
+    XCTAssertLessThanOrEqual(first, last, "no event to cut", file: file, line: line)
+    guard first <= last else { return figures }
+
+    var failures = 0
+    for index in 0..<PowerLoss.cutsPerScenario where failures < 5 {
+      let cut = Int.random(in: first...last, using: &random)
+      let seed = random.next()
+      let run = PowerLossRun(directory: try fresh("cut\(index)"), seed: seed)
+      let cutName = "\(scenario.name), cut \(index) at event \(cut) of \(figures.events)"
+      powerloss_begin(scenario.unlinkIsDurable ? 1 : 0)
+      powerloss_arm(Int64(cut))
+      do {
+        try scenario.run(run)
+      } catch {
+        if !PowerLoss.isLost {
+          XCTFail("\(cutName): the run failed with the power on: \(error)", file: file, line: line)
+          failures += 1
+          continue
+        }
+      }
+      powerloss_cut_now()
+      figures.droppedWrites += Int(powerloss_restore(seed, Int32(index % 2)))
+      figures.cuts += 1
+      figures.committed += run.committed
+      figures.mustKeep += run.mustKeep
+      let inFlight = run.started - run.committed
+      figures.inFlight += inFlight
+      if ProcessInfo.processInfo.environment["SWIFTLITE_POWERLOSS_TRACE"] != nil {
+        let files = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+        print(
+          "\(cutName): started \(run.started), committed \(run.committed), "
+            + "events \(PowerLoss.events), open files \(files?.count ?? -1), \(Date())")
+      }
+      do {
+        var problems: [String] = []
+        for name in scenario.files {
+          do {
+            let db = try Connection(path: run.path(name))
+            defer { try? db.close() }
+            let integrity = try db.scalar(String.self, "PRAGMA integrity_check") ?? "no answer"
+            if integrity != "ok" { problems.append("\(name): \(integrity)") }
+          } catch {
+            problems.append("\(name): \(error)")
+          }
+        }
+        guard problems.isEmpty else {
+          figures.violations += 1
+          if !scenario.expectsViolations {
+            XCTFail("\(cutName): integrity_check says \(problems)", file: file, line: line)
+            failures += 1
+          }
+          continue
+        }
+        figures.intact += 1
+        let kept = try scenario.check(run)
+        if kept < run.mustKeep || kept > run.started {
+          figures.violations += 1
+          if !scenario.expectsViolations {
+            XCTFail(
+              "\(cutName): \(kept) transactions kept, \(run.mustKeep) had to be, "
+                + "\(run.started) were begun", file: file, line: line)
+            failures += 1
+          }
+        }
+        figures.kept += min(kept, run.committed)
+        figures.inFlightKept += max(0, kept - run.committed)
+      } catch {
+        XCTFail("\(cutName): the check failed: \(error)", file: file, line: line)
+        failures += 1
+      }
+      try? manager.removeItem(at: run.directory)
+    }
+    print(figures)
+    return figures
   }
 }
