@@ -9,6 +9,14 @@ extension DatabaseAccess {
     return nil
   }
 
+  /// Whether the caller runs inside one of this queue's or pool's closures, a read or a
+  /// write; `false` for another conforming type.
+  var runsCaller: Bool {
+    if let queue = self as? DatabaseQueue { return queue.database.isOnQueue }
+    if let pool = self as? DatabasePool { return pool.runsCaller }
+    return false
+  }
+
   /// Registers a listener of what each committed write changed (see
   /// `SerializedDatabase.addCommitListener(_:)`).
   /// - Returns: the id to pass to ``removeCommitListener(_:)``.

@@ -194,9 +194,7 @@ public final class DatabasePool: DatabaseAccess {
   /// - Throws: `.misuse` from inside one of the pool's closures (it would wait for itself);
   ///   `.busy` when statements prepared in a closure are still alive.
   public func close() throws {
-    if let current = SerializedDatabase.current,
-      current == writer.identity || state.withLock({ $0.all.contains { $0.identity == current } })
-    {
+    if runsCaller {
       throw SQLiteError.misuse("close() was called from inside one of the DatabasePool's closures")
     }
     // One closer at a time: two taking permits one by one could each hold some and wait
@@ -240,15 +238,23 @@ public final class DatabasePool: DatabaseAccess {
     return try body(reader)
   }
 
+  /// Whether the caller runs inside one of the pool's closures (a read or a write).
+  var runsCaller: Bool {
+    guard let current = SerializedDatabase.current else { return false }
+    return current == writer.identity
+      || state.withLock({ $0.all.contains { $0.identity == current } })
+  }
+
   /// Makes sure that the commits of other connections and processes to the file, up to
   /// now, have been reported to the commit listeners as changing everything.
   ///
   /// A reader's `PRAGMA data_version` changes with every commit of another connection,
   /// the pool's own writer included; the writer's changes with the commits of others only,
   /// but the writer may be busy with a long write. So a reader looks first: when its
-  /// version did not move, or moved while the writer started no write, the answer is there
-  /// without waiting for the writer. Only when the writer wrote since that reader's last
-  /// look is the writer asked, and a write transaction running then has looked already.
+  /// version did not move, the answer is there without waiting for the writer. Otherwise
+  /// the writer looks (a write transaction running then has looked already), and reports:
+  /// the writer's own look must see the commit too, or its next write would report it again
+  /// and drop every result once more.
   /// - Throws: `.misuse` once closed; `SQLiteError` from the pragma.
   func noticeOtherConnectionsCommits() throws {
     guard writer.isTrackingChanges else { return }
@@ -258,8 +264,7 @@ public final class DatabasePool: DatabaseAccess {
     let writes = writer.writeCount
     switch try onReader({ reader in try reader.otherCommitsSinceLastLook(writes: writes) }) {
     case .none: return
-    case .some: writer.reportOtherConnectionsCommits()
-    case .unknown: try writer.noticeOtherConnectionsCommits()
+    case .some, .unknown: try writer.noticeOtherConnectionsCommits()
     }
   }
 

@@ -46,9 +46,9 @@ final class SerializedDatabase: Sendable {
   /// Whether a write transaction runs whose start looked for other connections' commits:
   /// until it ends, no other connection can commit.
   private let isInCheckedWrite = Atomic<Bool>(false)
-  /// `PRAGMA data_version` when this connection last read it (it changes when another
-  /// connection commits), with the writer's ``writesStarted`` read just before (readers).
-  nonisolated(unsafe) private var seenDataVersion: (version: Int, writes: UInt64)?
+  /// `PRAGMA data_version` of each database when this connection last read them (they
+  /// change when another connection commits), with the writer's ``writesStarted`` read just before (readers).
+  nonisolated(unsafe) private var seenDataVersion: (version: [String: Int], writes: UInt64)?
 
   private struct CommitListeners {
     var byID: [UInt64: @Sendable (CommittedChanges) -> Void] = [:]
@@ -209,12 +209,6 @@ final class SerializedDatabase: Sendable {
     for listener in commitListeners.withLock({ Array($0.byID.values) }) { listener(changes) }
   }
 
-  /// Tells the listeners that another connection committed: any result may be stale.
-  /// Safe from any thread.
-  func reportOtherConnectionsCommits() {
-    notify(.everything)
-  }
-
   /// Hands what the commits of the closure that just ended changed to the listeners.
   private func notifyCommits() {
     guard tracksChanges.load(ordering: .relaxed) else { return }
@@ -223,11 +217,19 @@ final class SerializedDatabase: Sendable {
     notify(changes)
   }
 
-  /// `PRAGMA data_version`: it changes when a connection other than this one commits.
-  /// Housekeeping, hidden from the trace.
-  private func readDataVersion() throws -> Int {
-    try connection.withTraceSuppressed { try connection.scalar(Int.self, "PRAGMA data_version") }
-      ?? 0
+  /// `PRAGMA data_version` of the main database and of each attached one, by schema name:
+  /// it changes when a connection other than this one commits to any of their files (a
+  /// database attached or detached changes it too). Housekeeping, hidden from the trace.
+  private func readDataVersion() throws -> [String: Int] {
+    try connection.withTraceSuppressed {
+      var versions: [String: Int] = [:]
+      // `temp` is private to this connection: no one else commits to it.
+      for name in connection.schemaNames where name != "temp" {
+        let pragma = "PRAGMA " + SQLIdentifier.quote(name) + ".data_version"
+        versions[name] = try connection.scalar(Int.self, pragma) ?? 0
+      }
+      return versions
+    }
   }
 
   /// On the writer's queue: tells the listeners when another connection or process

@@ -2,24 +2,39 @@
 /// that a name is looked up once per statement, not once per row.
 @usableFromInline final class ColumnLayout: Sendable {
   let names: [String]
-  private let positions: [String: Int]
-  private let lowercasedPositions: [String: Int]
+  /// The first position of each name, by its bytes.
+  private let positions: [ExactText: Int]
+  /// The first position of each name with its ASCII letters lowercased, by its bytes.
+  private let foldedPositions: [ExactText: Int]
 
   init(names: [String]) {
     self.names = names
-    var positions: [String: Int] = [:]
-    var lowercased: [String: Int] = [:]
+    var positions: [ExactText: Int] = [:]
+    var folded: [ExactText: Int] = [:]
+    positions.reserveCapacity(names.count)
+    folded.reserveCapacity(names.count)
     for (index, name) in names.enumerated() {
-      if positions[name] == nil { positions[name] = index }
-      if lowercased[name.lowercased()] == nil { lowercased[name.lowercased()] = index }
+      let exact = ExactText(name)
+      if positions[exact] == nil { positions[exact] = index }
+      let lowered = ExactText(Self.asciiLowercased(name))
+      if folded[lowered] == nil { folded[lowered] = index }
     }
     self.positions = positions
-    self.lowercasedPositions = lowercased
+    self.foldedPositions = folded
   }
 
-  /// The first column with this name; SQLite compares names without regard to ASCII case.
+  /// The first column with this name, compared as SQLite compares column names: by their
+  /// bytes, ASCII letters without regard to case, other letters as they are (`"caf\u{E9}"`
+  /// and `"cafe\u{301}"` are two names, `"\u{C9}t\u{E9}"` and `"\u{E9}t\u{E9}"` too).
   @usableFromInline func index(of name: String) -> Int? {
-    positions[name] ?? lowercasedPositions[name.lowercased()]
+    positions[ExactText(name)] ?? foldedPositions[ExactText(Self.asciiLowercased(name))]
+  }
+
+  /// The name with its ASCII capital letters lowercased, every other byte kept.
+  private static func asciiLowercased(_ name: String) -> String {
+    guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
+    return String(
+      decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
   }
 }
 

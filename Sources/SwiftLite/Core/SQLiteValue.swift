@@ -63,7 +63,10 @@ public enum SQLiteValue: Sendable, Hashable {
 extension SQLiteValue {
   /// Whether the two values are the same class and value; texts are compared by their UTF-8
   /// bytes, as SQLite compares them (see ``SQLiteValue``). `.real(0)` equals `.real(-0.0)`,
-  /// as in SQLite.
+  /// as in SQLite's comparisons (`-0.0 = 0.0` is true, and they are one key of an index),
+  /// though some SQL functions tell them apart (`atan2`, `printf`, a division): where that
+  /// matters, SwiftLite compares REAL values by their bits instead (the keys of
+  /// ``QueryCache``, the changed-column check of model updates).
   public static func == (lhs: SQLiteValue, rhs: SQLiteValue) -> Bool {
     switch (lhs, rhs) {
     case (.integer(let left), .integer(let right)): return left == right

@@ -46,7 +46,12 @@ extension Statement {
     let code = sqlite3_step(handle)
     // The step may have prepared the statement again, with other tables.
     if refreshTables(activity) { activity.noteReads(tablesRead) }
-    let changedRows = sqlite3_total_changes64(db) != changesBefore
+    // SQLite counts a statement's changes when it halts: an `INSERT ... RETURNING` (or an
+    // UPDATE, a DELETE) has changed its rows by its first row, but the count moves only at
+    // its last step or its reset. A row from a statement that writes is a changed row.
+    let changedRows =
+      sqlite3_total_changes64(db) != changesBefore
+      || (code == SQLITE_ROW && !(tablesWritten ?? []).isEmpty)
     activity.noteRun(
       writes: changedRows ? tablesWritten ?? [] : [],
       changesSchema: changesSchema && code == SQLITE_DONE,

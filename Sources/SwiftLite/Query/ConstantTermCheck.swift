@@ -4,31 +4,29 @@
 /// constant: every row ties, and they come back in no particular order, without an error.
 /// (A bound integer is a constant too: `ORDER BY 2` written in the SQL means the second
 /// column, a bound `2` does not.) An ``SQL`` value keeps where its `\(value)` parameters
-/// are, and this check reads the text around each: a parameter that is a whole term of one
-/// of those clauses has its value replaced by one that refuses to bind, so every call that
-/// runs the SQL throws `SQLiteError` `.misuse`, naming the clause and `\(identifier:)`.
+/// are, and this check reads the whole text around each when the SQL runs: a parameter
+/// that is a whole term of one of those clauses binds a value that refuses to bind, so
+/// every call that runs the SQL throws `SQLiteError` `.misuse`, naming the clause and
+/// `\(identifier:)`.
 ///
-/// A term is whole when the parameter follows `ORDER BY`, `GROUP BY`, `PARTITION BY` or a
-/// comma of such a list, and is followed by the end of the text, a comma, a `)`, a `;`, or
+/// A term is whole when the parameter (alone in parentheses or not) follows `ORDER BY`,
+/// `GROUP BY`, `PARTITION BY` or a comma of such a list, and is followed by the end of the text, a comma, a `)`, a `;`, or
 /// a word that ends a term (`ASC`, `DESC`, `COLLATE`, `NULLS`, `LIMIT`, ...). A value in an
 /// expression (`ORDER BY abs(x - \(n))`, `CASE WHEN a = \(x) ...`) stays a value. Comments,
 /// string literals and quoted names are skipped as SQLite skips them. `?` written in the
 /// text itself is not checked: only interpolated values are known to be values.
 enum ConstantTermCheck {
-  /// The parameters of `sql.valueParameters` that are whole terms; their values are replaced
-  /// by ones that refuse to bind, and they are removed from `valueParameters` (the others
-  /// stay, for the text a later append may put around them).
-  static func refuseWholeTerms(in sql: inout SQL) {
-    var parameters = sql.valueParameters
-    guard !parameters.isEmpty, mayHoldAClause(sql.text) else { return }
-    let tokens = Self.tokens(of: sql.text)
+  /// The arguments of `sql`, those of the `\(value)` parameters that are whole terms
+  /// replaced by values that refuse to bind, so that running the SQL throws `.misuse`.
+  static func checkedArguments(of sql: SQL) -> [(any SQLiteValueConvertible)?] {
     var arguments = sql.arguments
-    var refused = false
-    parameters.removeAll { parameter in
+    guard !sql.valueParameters.isEmpty, mayHoldAClause(sql.text) else { return arguments }
+    let tokens = Self.tokens(of: sql.text)
+    for parameter in sql.valueParameters {
       guard let index = tokens.firstIndex(where: { $0.start == parameter.offset }),
         tokens[index].kind == .parameter, parameter.argument < arguments.count,
         let clause = wholeTermClause(tokens, at: index)
-      else { return false }
+      else { continue }
       let message =
         "a value interpolated as a whole \(clause) term is bound, so SQLite "
         + (clause == "ORDER BY" ? "orders" : clause == "GROUP BY" ? "groups" : "partitions")
@@ -36,11 +34,8 @@ enum ConstantTermCheck {
         + "\\(identifier: name) or as a Column (a bound integer is no column number either)"
       arguments[parameter.argument] = RefusedValue(
         error: SQLiteError.misuse(message, sql: sql.text))
-      refused = true
-      return true
     }
-    if refused { sql.arguments = arguments }
-    sql.valueParameters = parameters
+    return arguments
   }
 
   /// Whether the text holds `by` in any case: without it, no parameter is a term.
@@ -56,13 +51,23 @@ enum ConstantTermCheck {
   /// `ORDER BY`, `GROUP BY` or `PARTITION BY` when the parameter token at `index` is a whole
   /// term of such a clause, else `nil`.
   private static func wholeTermClause(_ tokens: [Token], at index: Int) -> String? {
-    guard endsTerm(index + 1 < tokens.count ? tokens[index + 1] : nil) else { return nil }
-    guard index > 0 else { return nil }
-    if let clause = clause(endingAt: index - 1, tokens) { return clause }
-    guard tokens[index - 1].kind == .punctuation(UInt8(ascii: ",")) else { return nil }
+    // A value in parentheses, `(?)` or `((?))`, is as constant as a bare one.
+    var before = index - 1
+    var after = index + 1
+    while before >= 0, after < tokens.count,
+      tokens[before].kind == .punctuation(UInt8(ascii: "(")),
+      tokens[after].kind == .punctuation(UInt8(ascii: ")"))
+    {
+      before -= 1
+      after += 1
+    }
+    guard endsTerm(after < tokens.count ? tokens[after] : nil) else { return nil }
+    guard before >= 0 else { return nil }
+    if let clause = clause(endingAt: before, tokens) { return clause }
+    guard tokens[before].kind == .punctuation(UInt8(ascii: ",")) else { return nil }
     // A comma: walk back over the terms before it, at this depth of parentheses.
     var depth = 0
-    var position = index - 2
+    var position = before - 1
     while position >= 0 {
       let token = tokens[position]
       switch token.kind {
@@ -73,6 +78,10 @@ enum ConstantTermCheck {
       case .punctuation(UInt8(ascii: ";")): return nil
       case .word(let word) where depth == 0:
         if let clause = clause(endingAt: position, tokens) { return clause }
+        // `IS DISTINCT FROM` and `IS NOT DISTINCT FROM` are operators of a term.
+        if word == "FROM", position > 0, tokens[position - 1].kind == .word("DISTINCT") {
+          break
+        }
         if listEnders.contains(word) { return nil }
       default: break
       }

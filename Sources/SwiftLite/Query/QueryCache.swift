@@ -35,11 +35,35 @@ public final class QueryCache: Sendable {
   private let storage = Storage()
 
   /// The SQL and the names of named arguments by their bytes (SQLite's comparison, not
-  /// Swift's canonical equivalence), and the argument values.
+  /// Swift's canonical equivalence), and the argument values, REAL ones by their bits.
   private struct Key: Hashable {
     var sql: ExactText
-    var values: [SQLiteValue]
+    var values: [ExactValue]
     var names: [ExactText]
+  }
+
+  /// An argument as the key compares it: `SQLiteValue`'s `==` takes `-0.0` for `0.0`, as
+  /// SQLite's comparisons do, but SQL functions tell them apart (`atan2(-0.0, -1)` is -pi,
+  /// `1 / -0.0` is -Inf, `printf('%f', -0.0)` is `-0.000000`): a REAL is the same argument
+  /// only with the same bits.
+  private struct ExactValue: Hashable {
+    let value: SQLiteValue
+
+    static func == (lhs: ExactValue, rhs: ExactValue) -> Bool {
+      if case .real(let left) = lhs.value, case .real(let right) = rhs.value {
+        return left.bitPattern == right.bitPattern
+      }
+      return lhs.value == rhs.value
+    }
+
+    func hash(into hasher: inout Hasher) {
+      if case .real(let real) = value {
+        hasher.combine(1 as UInt8)
+        hasher.combine(real.bitPattern)
+      } else {
+        hasher.combine(value)
+      }
+    }
   }
 
   private struct Entry {
@@ -78,8 +102,9 @@ public final class QueryCache: Sendable {
 
   /// The rows of a read query: from memory when the same SQL with the same arguments was
   /// read before and no commit changed its tables since, else from the database (and then
-  /// kept). Called from inside a write of the same queue or pool, it reads through that
-  /// write and neither uses nor fills the cache (the write's changes are not committed).
+  /// kept). Called from inside a write or a read of the same queue or pool, it reads
+  /// through that closure and neither uses nor fills the cache: a write's changes are not
+  /// committed, and a read's snapshot may be older than the last commit.
   /// - Parameters:
   ///   - sql: one read statement (it runs in a ``DatabaseAccess/read(_:)-2qvi5``).
   ///   - arguments: its arguments; results are kept per distinct arguments.
@@ -89,8 +114,9 @@ public final class QueryCache: Sendable {
   @_disfavoredOverload
   public func query(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
     // Inside a write, a read sees that write's changes, which are not committed and may
-    // be rolled back: such reads bypass the cache both ways.
-    if database.writingDatabase?.isOnQueue == true {
+    // be rolled back; inside a read, it sees that read's snapshot, which may predate a
+    // commit whose invalidation already ran: such reads bypass the cache both ways.
+    if database.runsCaller {
       return try database.read { db in try db.query(sql, arguments) }
     }
     let key = try Self.key(sql, arguments)
@@ -182,12 +208,14 @@ public final class QueryCache: Sendable {
     switch arguments.storage {
     case .positional(let values):
       return Key(
-        sql: ExactText(sql), values: try values.map { try $0?.sqliteValue() ?? .null },
+        sql: ExactText(sql),
+        values: try values.map { ExactValue(value: try $0?.sqliteValue() ?? .null) },
         names: [])
     case .named(let pairs):
       let sorted = pairs.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
       return Key(
-        sql: ExactText(sql), values: try sorted.map { try $0.1?.sqliteValue() ?? .null },
+        sql: ExactText(sql),
+        values: try sorted.map { ExactValue(value: try $0.1?.sqliteValue() ?? .null) },
         names: sorted.map { ExactText($0.0) })
     }
   }

@@ -27,21 +27,32 @@
 /// \(column)`, `GROUP BY a, \(x)`) would be a constant, and SQLite would order or group by
 /// it without a word: the call that runs such SQL throws `SQLiteError` `.misuse` instead.
 /// Interpolate a column's name as `\(identifier: name)` or a ``Column``. A value inside a
-/// term's expression (`ORDER BY CASE WHEN a = \(x) THEN 0 ELSE 1 END`) stays a value; a
-/// term that is a fragment of its own is checked once it is interpolated or appended after
-/// the clause.
+/// term's expression (`ORDER BY CASE WHEN a = \(x) THEN 0 ELSE 1 END`) stays a value. The
+/// check reads the whole text when the SQL runs (when ``statementArguments`` is read), so
+/// fragments may be put together in any order: `ORDER BY \(x)` followed by an appended
+/// ` = b DESC` is an expression. ``arguments`` are the values as interpolated, unchecked.
+///
+/// A value of a type that is not ``SQLiteValueConvertible`` is bound as its
+/// `String(describing:)`, with a deprecation warning (see ``SQLInterpolation``): it is never
+/// spliced into the text.
 public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
   /// The SQL text, with a `?` for each argument.
   public internal(set) var text: String {
     // Another change than an append moves the text under the parameters found.
-    didSet { valueParameters = [] }
+    didSet {
+      if !valueParameters.isEmpty, !text.utf8.starts(with: oldValue.utf8) {
+        valueParameters = []
+      }
+    }
   }
-  /// The values bound to the text's `?` parameters, in order.
+  /// The values bound to the text's `?` parameters, in order, as interpolated (the check
+  /// of whole ORDER BY and GROUP BY terms applies to ``statementArguments``).
   public internal(set) var arguments: [(any SQLiteValueConvertible)?] {
-    didSet { valueParameters = [] }
+    // Another change than an append moves the arguments under the parameters found.
+    didSet { if arguments.count < oldValue.count { valueParameters = [] } }
   }
-  /// The `?` written by `\(value)` interpolations that are not known to be whole ORDER BY
-  /// or GROUP BY terms yet (see ``ConstantTermCheck``): the text around them may still grow.
+  /// The `?` written by `\(value)` interpolations, checked when the SQL runs for whole
+  /// ORDER BY or GROUP BY terms (see ``ConstantTermCheck``).
   var valueParameters: [ValueParameter] = []
 
   /// A `?` of a `\(value)` interpolation: where it is in the text and which argument it binds.
@@ -76,11 +87,14 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
   public init(stringInterpolation: SQLInterpolation) {
     self.init(stringInterpolation.text, stringInterpolation.arguments)
     valueParameters = stringInterpolation.valueParameters
-    ConstantTermCheck.refuseWholeTerms(in: &self)
   }
 
-  /// The statement arguments for ``arguments``.
-  public var statementArguments: StatementArguments { StatementArguments(arguments) }
+  /// The statement arguments for ``arguments``, as every call that runs the SQL binds them:
+  /// a `\(value)` that is a whole `ORDER BY`, `GROUP BY` or `PARTITION BY` term of the text
+  /// binds a value that throws `SQLiteError` `.misuse` instead (see ``SQL``).
+  public var statementArguments: StatementArguments {
+    StatementArguments(ConstantTermCheck.checkedArguments(of: self))
+  }
 
   /// Whether the text is empty.
   public var isEmpty: Bool { text.isEmpty }
@@ -100,7 +114,6 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
     text += other.text
     arguments += other.arguments
     valueParameters = parameters
-    ConstantTermCheck.refuseWholeTerms(in: &self)
   }
 
   /// The two fragments, one after the other.

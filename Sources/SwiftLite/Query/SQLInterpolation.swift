@@ -33,6 +33,28 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     appendValue(value)
   }
 
+  /// `?`, bound to the query's text: the FTS5 syntax that ``FullTextQuery`` built, for the
+  /// right side of `MATCH`.
+  public mutating func appendInterpolation(_ query: FullTextQuery) {
+    appendValue(query.text)
+  }
+
+  /// `?`, bound to `String(describing: value)`, for a value of a type that is not
+  /// ``SQLiteValueConvertible``: it is bound, never spliced into the text.
+  ///
+  /// Without this form such a literal would not be `SQL`, and Swift would take it for a
+  /// `String`, spliced as it is into the SQL by the `String` overload of the call: what the
+  /// value holds would become SQL. Deprecated, so that the compiler says so: conform the
+  /// type to ``SQLiteValueConvertible``, or interpolate `String(describing:)` yourself.
+  @available(
+    *, deprecated,
+    message:
+      "not SQLiteValueConvertible: bound as String(describing:); conform the type to SQLiteValueConvertible, or interpolate String(describing: value)"
+  )
+  public mutating func appendInterpolation<T>(_ value: T) {
+    appendValue(String(describing: value))
+  }
+
   private mutating func appendValue(_ value: (any SQLiteValueConvertible)?) {
     valueParameters.append(
       SQL.ValueParameter(offset: text.utf8.count, argument: arguments.count))

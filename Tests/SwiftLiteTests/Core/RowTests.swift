@@ -126,3 +126,22 @@ final class RowTests: SQLiteTestCase {
     }
   }
 }
+
+extension RowTests {
+  /// SQLite compares column names by their bytes, folding ASCII case only: "cafe\u{301}"
+  /// (NFD) is not the column "caf\u{E9}" (NFC), and "\u{E9}t\u{E9}" is not "\u{C9}t\u{E9}",
+  /// though Swift's `==` and `lowercased()` take them for the same.
+  func testAColumnIsFoundByTheBytesOfItsNameFoldingASCIICaseOnly() throws {
+    let row = try XCTUnwrap(
+      try db.queryFirst(
+        "SELECT 1 AS \"caf\u{E9}\", 2 AS \"cafe\u{301}\", 3 AS \"\u{C9}t\u{E9}\", 4 AS \"Zo\u{EB}\""
+      ))
+    XCTAssertEqual(try row.get(Int.self, "cafe\u{301}"), 2, "the NFD name read the NFC column")
+    XCTAssertEqual(try row.get(Int.self, "caf\u{E9}"), 1)
+    XCTAssertEqual(try row.get(Int.self, "\u{C9}t\u{E9}"), 3)
+    XCTAssertEqual(try row.get(Int.self, "CAF\u{E9}"), 1, "ASCII letters fold")
+    XCTAssertEqual(try row.get(Int.self, "zO\u{EB}"), 4)
+    XCTAssertThrowsError(try row.get(Int.self, "\u{E9}t\u{E9}"), "only ASCII letters fold")
+    XCTAssertThrowsError(try row.get(Int.self, "ZO\u{CB}"), "only ASCII letters fold")
+  }
+}

@@ -310,3 +310,72 @@ final class CommitInvalidationTests: TemporaryDirectoryTestCase {
     }
   }
 }
+
+// MARK: Commits of other connections, writes counted late
+
+extension CommitInvalidationTests {
+  /// A commit by another connection to a file the queue attached drops the results that
+  /// read it: the look at `PRAGMA data_version` covers every attached database, not main only.
+  func testACommitOfAnotherConnectionToAnAttachedDatabaseDropsTheCachedResult() throws {
+    let queue = try DatabaseQueue(path: path("main.sqlite"))
+    let other = path("aux.sqlite")
+    try queue.writeWithoutTransaction { db in
+      try db.execute("ATTACH DATABASE '\(other)' AS aux")
+      try db.execute("CREATE TABLE aux.a(x); INSERT INTO aux.a VALUES (1)")
+    }
+    let cache = try QueryCache(queue)
+    XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM aux.a"), 1)
+    XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM aux.a"), 1)
+    XCTAssertEqual(cache.statistics.hits, 1, "no commit: the second read is a hit")
+    let second = try Connection(path: other)
+    try second.execute("INSERT INTO a VALUES (2)")
+    try second.close()
+    XCTAssertEqual(
+      try Self.count(cache, "SELECT count(*) FROM aux.a"), 2,
+      "the cache returned a result another connection's commit made stale")
+    try queue.close()
+  }
+
+  /// On a pool, a reader that notices another connection's commit has the writer look too:
+  /// the writer's next write must not report the same commit again and drop every result.
+  func testAPoolReportsAnotherConnectionsCommitOnceSoAnUnrelatedCommitKeepsResults() throws {
+    let file = path("pool.sqlite")
+    let pool = try DatabasePool(path: file)
+    try pool.write { db in
+      try db.execute("CREATE TABLE a(x); CREATE TABLE b(x); INSERT INTO a VALUES (1)")
+    }
+    let cache = try QueryCache(pool)
+    XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM a"), 1)
+    let second = try Connection(path: file)
+    try second.execute("INSERT INTO a VALUES (2)")
+    try second.close()
+    XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM a"), 2)  // noticed, read again
+    XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM a"), 2)  // a hit
+    let hits = cache.statistics.hits
+    try pool.write { db in try db.execute("INSERT INTO b VALUES (1)") }
+    XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM a"), 2)
+    XCTAssertEqual(cache.statistics.hits, hits + 1, "a commit to b dropped the result of a")
+    try pool.close()
+  }
+
+  /// SQLite counts the changes of an `INSERT ... RETURNING` when the statement halts, not
+  /// at the step that returns the row: a prepared one stepped once, then reset, changed a
+  /// `WITHOUT ROWID` table (which has no update hook), and its commit must say so.
+  func testAPreparedInsertReturningSteppedOnceThenResetDropsTheCachedResult() throws {
+    for kind in Kind.allCases {
+      let database = try open(kind, "returning")
+      try database.write { db in
+        try db.execute("CREATE TABLE w(k PRIMARY KEY) WITHOUT ROWID; INSERT INTO w VALUES (1)")
+      }
+      let cache = try QueryCache(database)
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM w"), 1)
+      try database.write { db in
+        let statement = try db.prepare("INSERT INTO w VALUES (2) RETURNING k")
+        XCTAssertTrue(try statement.step())
+        statement.reset()
+      }
+      XCTAssertEqual(try Self.count(cache, "SELECT count(*) FROM w"), 2, "\(kind): stale count")
+      try database.close()
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import XCTest
 
@@ -171,5 +172,58 @@ final class QueryCacheTests: TemporaryDirectoryTestCase {
     _ = try cache?.query(Self.gradesOfYear, [2024])
     cache = nil
     XCTAssertEqual(queue.database.commitListenerCount, 0)
+  }
+}
+
+// MARK: Inside a read
+
+extension QueryCacheTests {
+  /// `cache.query` called inside a pool's `read` reads through that read's snapshot, which
+  /// may predate a commit whose invalidation already ran: it keeps nothing, so later reads
+  /// of the cache, outside any read, do not get the old result.
+  func testACacheQueryInsideAPoolReadReadsThroughAndKeepsNothing() throws {
+    let pool = try DatabasePool(path: path("snap.sqlite"))
+    try pool.write { db in try db.execute("CREATE TABLE a(x); INSERT INTO a VALUES (1)") }
+    let cache = try QueryCache(pool)
+    let shared = Unchecked(pool)
+    try pool.read { db in
+      XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM a"), 1)  // the snapshot
+      let written = DispatchSemaphore(value: 0)
+      Thread {
+        try? shared.value.write { db in try db.execute("INSERT INTO a VALUES (2)") }
+        written.signal()
+      }.start()
+      written.wait()
+      // This read's snapshot: 1, read through.
+      XCTAssertEqual(try cache.query("SELECT count(*) FROM a").first?.get(Int.self, at: 0), 1)
+    }
+    XCTAssertEqual(cache.statistics.results, 0, "a result of a read's snapshot was kept")
+    // Another thread holds the reader of that read, so the next look uses a new reader.
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let ended = DispatchSemaphore(value: 0)
+    Thread {
+      try? shared.value.read { _ in
+        holding.signal()
+        release.wait()
+      }
+      ended.signal()
+    }.start()
+    holding.wait()
+    let cached = try cache.query("SELECT count(*) FROM a").first?.get(Int.self, at: 0)
+    release.signal()
+    ended.wait()
+    XCTAssertEqual(cached, 2, "the cache kept the result of a snapshot older than a commit")
+    try pool.close()
+  }
+
+  /// Inside a queue's `read`, the cache reads through too, and keeps nothing.
+  func testACacheQueryInsideAQueueReadKeepsNothing() throws {
+    let cache = try QueryCache(queue)
+    let inside = try queue.read { _ in try cache.query(Self.gradesOfYear, [2024]) }
+    XCTAssertEqual(inside.count, 2)
+    XCTAssertEqual(cache.statistics.results, 0)
+    XCTAssertEqual(try cache.query(Self.gradesOfYear, [2024]).count, 2)
+    XCTAssertEqual(cache.statistics.results, 1)
   }
 }

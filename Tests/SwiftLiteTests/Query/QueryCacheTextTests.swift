@@ -54,3 +54,22 @@ final class QueryCacheTextTests: TemporaryDirectoryTestCase {
     try queue.close()
   }
 }
+
+extension QueryCacheTextTests {
+  /// `.real(0) == .real(-0.0)` (as SQLite compares them), but SQL functions tell them apart:
+  /// `atan2(0, -1)` is pi, `atan2(-0.0, -1)` is -pi. The cache keys REAL arguments by bits.
+  func testMinusZeroAndZeroAreTwoArguments() throws {
+    let queue = try DatabaseQueue(path: path())
+    let cache = try QueryCache(queue)
+    let sql = "SELECT printf('%.3f', atan2(?, -1))"
+    let plus = try cache.query(sql, [0.0]).first?.get(String.self, at: 0)
+    let minus = try cache.query(sql, [-0.0]).first?.get(String.self, at: 0)
+    XCTAssertEqual(plus, "3.142")
+    XCTAssertEqual(try queue.read { db in try db.scalar(String.self, sql, [-0.0]) }, "-3.142")
+    XCTAssertEqual(minus, "-3.142", "the cache answered for +0.0")
+    XCTAssertEqual(try cache.query(sql, [-0.0]).first?.get(String.self, at: 0), "-3.142")
+    XCTAssertEqual(cache.statistics.hits, 1)
+    XCTAssertEqual(cache.statistics.results, 2)
+    try queue.close()
+  }
+}

@@ -216,3 +216,170 @@ extension SQLInterpolationTests {
     XCTAssertEqual(try db.query("SELECT id FROM note ORDER BY ?", [column]).count, 5)
   }
 }
+
+// MARK: Values of any type
+
+/// A type that is not `SQLiteValueConvertible`, whose description is SQL.
+private struct Untyped: CustomStringConvertible {
+  var description: String { "'zz' OR 1 = 1" }
+}
+
+/// The calls that interpolate a value of a type that is not `SQLiteValueConvertible`.
+private protocol UntypedInterpolations {
+  func sql() -> SQL
+  func query(_ db: Connection) throws -> [Row]
+  func scalar(_ db: Connection) throws -> Int?
+  func run(_ db: Connection) throws
+  func forEachRow(_ db: Connection, _ body: (Row) throws -> Void) throws
+  func cached(_ cache: QueryCache) throws -> [Row]
+  func findAll(_ db: Connection) throws -> [QNote]
+  func findAll(_ repository: Repository<QNote>) throws -> [QNote]
+}
+
+/// Each call with `\(value)` in its literal. The compiler warns that such a value is bound
+/// as its description (the interpolation is deprecated): the witnesses are deprecated, and
+/// the test reaches them through the protocol, so that the test target builds clean.
+private struct Interpolating<V>: UntypedInterpolations {
+  let value: V
+  @available(*, deprecated) func sql() -> SQL { "SELECT id FROM note WHERE text = \(value)" }
+  @available(*, deprecated) func query(_ db: Connection) throws -> [Row] {
+    try db.query("SELECT id FROM note WHERE text = \(value)")
+  }
+  @available(*, deprecated) func scalar(_ db: Connection) throws -> Int? {
+    try db.scalar(Int.self, "SELECT count(*) FROM note WHERE text = \(value)")
+  }
+  @available(*, deprecated) func run(_ db: Connection) throws {
+    try db.run("UPDATE note SET text = 'changed' WHERE text = \(value)")
+  }
+  @available(*, deprecated) func forEachRow(_ db: Connection, _ body: (Row) throws -> Void)
+    throws
+  {
+    try db.forEachRow("SELECT id FROM note WHERE text = \(value)", body)
+  }
+  @available(*, deprecated) func cached(_ cache: QueryCache) throws -> [Row] {
+    try cache.query("SELECT id FROM note WHERE text = \(value)")
+  }
+  @available(*, deprecated) func findAll(_ db: Connection) throws -> [QNote] {
+    try db.findAll(QNote.self, where: "text = \(value)")
+  }
+  @available(*, deprecated) func findAll(_ repository: Repository<QNote>) throws -> [QNote] {
+    try repository.findAll(where: "text = \(value)")
+  }
+}
+
+extension SQLInterpolationTests {
+  /// The text that a spliced value would turn into a condition true for every row; one
+  /// note holds it, so a bound value finds that note only.
+  private static let injected = "'zz' OR 1 = 1"
+
+  private func fillInjectableNotes() throws -> (QueryCache, Repository<QNote>, DatabaseQueue) {
+    try fillNotes()
+    try db.run("INSERT INTO note (id, text) VALUES (4, \(Self.injected))")
+    try db.save(QNote(id: 1, text: "b"))
+    try db.save(QNote(id: 4, text: Self.injected))
+    let queue = try DatabaseQueue(path: databasePath)
+    return (try QueryCache(queue), try Repository<QNote>(queue), queue)
+  }
+
+  /// A `Substring` (from `split`) is `SQLiteValueConvertible`: it binds as TEXT in every
+  /// call that takes an interpolated literal, never spliced into the text.
+  func testAnInterpolatedSubstringBindsAsTextInEveryCall() throws {
+    let (cache, repository, queue) = try fillInjectableNotes()
+    defer { try? queue.close() }
+    let typed = "nobody,\(Self.injected)".split(separator: ",")[1]
+    let sql: SQL = "SELECT id FROM note WHERE text = \(typed)"
+    XCTAssertEqual(sql.text, "SELECT id FROM note WHERE text = ?")
+    XCTAssertEqual(sql.arguments.count, 1)
+    XCTAssertEqual(try db.query("SELECT id FROM note WHERE text = \(typed)").count, 1)
+    XCTAssertEqual(executedSQL.last, "SELECT id FROM note WHERE text = ?")
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM note WHERE text = \(typed)"), 1)
+    XCTAssertEqual(executedSQL.last, "SELECT count(*) FROM note WHERE text = ?")
+    var seen = 0
+    try db.forEachRow("SELECT id FROM note WHERE text = \(typed)") { _ in seen += 1 }
+    XCTAssertEqual(seen, 1)
+    XCTAssertEqual(executedSQL.last, "SELECT id FROM note WHERE text = ?")
+    XCTAssertEqual(try cache.query("SELECT id FROM note WHERE text = \(typed)").count, 1)
+    XCTAssertEqual(try db.findAll(QNote.self, where: "text = \(typed)").map(\.id), [4])
+    XCTAssertEqual(try repository.findAll(where: "text = \(typed)").map(\.id), [4])
+    try db.run("UPDATE note SET text = 'changed' WHERE text = \(typed)")
+    XCTAssertEqual(executedSQL.last, "UPDATE note SET text = 'changed' WHERE text = ?")
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM note WHERE text = 'changed'"), 1)
+  }
+
+  /// A value of a type that is not `SQLiteValueConvertible` binds its description (with a
+  /// deprecation warning where it is written), in every call: it is never spliced.
+  func testAnInterpolatedValueOfAnyOtherTypeIsBoundNeverSpliced() throws {
+    let (cache, repository, queue) = try fillInjectableNotes()
+    defer { try? queue.close() }
+    let calls: any UntypedInterpolations = Interpolating(value: Untyped())
+    let sql = calls.sql()
+    XCTAssertEqual(sql.text, "SELECT id FROM note WHERE text = ?")
+    XCTAssertEqual(sql.arguments.count, 1)
+    XCTAssertEqual(try calls.query(db).count, 1)
+    XCTAssertEqual(executedSQL.last, "SELECT id FROM note WHERE text = ?")
+    XCTAssertEqual(try calls.scalar(db), 1)
+    XCTAssertEqual(executedSQL.last, "SELECT count(*) FROM note WHERE text = ?")
+    var seen = 0
+    try calls.forEachRow(db) { _ in seen += 1 }
+    XCTAssertEqual(seen, 1)
+    XCTAssertEqual(try calls.cached(cache).count, 1)
+    XCTAssertEqual(try calls.findAll(db).map(\.id), [4])
+    XCTAssertEqual(try calls.findAll(repository).map(\.id), [4])
+    try calls.run(db)
+    XCTAssertEqual(executedSQL.last, "UPDATE note SET text = 'changed' WHERE text = ?")
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM note WHERE text = 'changed'"), 1)
+  }
+
+  /// A `FullTextQuery` binds its text, the FTS5 syntax it built.
+  func testAnInterpolatedFullTextQueryBindsItsText() throws {
+    let search = FullTextQuery.allWords(in: "zoë' OR 1 = 1 --")
+    let sql: SQL = "SELECT \(search)"
+    XCTAssertEqual(sql.text, "SELECT ?")
+    XCTAssertEqual(sql.arguments.count, 1)
+    XCTAssertEqual(try db.scalar(String.self, "SELECT \(search)"), search.text)
+    XCTAssertEqual(executedSQL.last, "SELECT ?")
+  }
+
+  // MARK: Whole terms, more forms
+
+  /// A bound value in parentheses, `(?)` or `((?))`, is as constant as a bare one.
+  func testAParenthesizedValueAsAWholeTermIsRefused() throws {
+    try fillNotes()
+    let column = "text"
+    assertRefused(try ids("SELECT id FROM note ORDER BY (\(column))"), "ORDER BY")
+    assertRefused(try ids("SELECT id FROM note ORDER BY ((\(column))) DESC"), "ORDER BY")
+    assertRefused(try ids("SELECT id FROM note ORDER BY id, (\(column))"), "ORDER BY")
+    assertRefused(try ids("SELECT count(*) FROM note GROUP BY (\(column))"), "GROUP BY")
+    // A value in a call or a list keeps being a value.
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY abs(id - (\(2))), id"), [2, 1, 3])
+    XCTAssertEqual(try ids("SELECT id FROM note ORDER BY id IN (\(3)) DESC, id"), [3, 1, 2])
+  }
+
+  /// `IS DISTINCT FROM` in an earlier term does not end the list: a value after the comma
+  /// is a whole term.
+  func testAValueAfterAnIsDistinctFromTermIsRefused() throws {
+    try fillNotes()
+    let column = "text"
+    assertRefused(
+      try ids("SELECT id FROM note ORDER BY id IS DISTINCT FROM 1, \(column)"), "ORDER BY")
+    assertRefused(
+      try ids("SELECT id FROM note ORDER BY id IS NOT DISTINCT FROM 1, \(column)"), "ORDER BY")
+    XCTAssertEqual(
+      try ids("SELECT id FROM note ORDER BY id IS DISTINCT FROM \(1), id"), [1, 2, 3])
+  }
+
+  /// The check reads the whole text when the SQL runs: a fragment ending in
+  /// `ORDER BY \(x)` may still grow into an expression, and one that grows into a whole
+  /// term is refused.
+  func testAValueEndingAFragmentIsCheckedOnceTheTextIsWhole() throws {
+    try fillNotes()
+    var expression: SQL = "SELECT text FROM note ORDER BY \(String("a"))"
+    expression.append(" = text DESC, id")
+    XCTAssertEqual(try db.query(expression).first?.get(String.self, at: 0), "a")
+    var term: SQL = "SELECT id FROM note ORDER BY \(String("text"))"
+    term.append(" DESC")
+    assertRefused(try ids(term), "ORDER BY")
+    let joined = SQL("SELECT id FROM note ORDER BY ") + "\(String("text"))" + " LIMIT 2"
+    assertRefused(try ids(joined), "ORDER BY")
+  }
+}

@@ -1,7 +1,7 @@
 /// A Swift type that binds to a statement parameter and reads back from a column.
 ///
 /// SwiftLite's own conformances follow one explicit mapping: integers, `Bool` -> INTEGER;
-/// `Double`, `Float` -> REAL; `String`, `Character`, `UUID`, `URL`, `Decimal`, `Date` ->
+/// `Double`, `Float` -> REAL; `String`, `Substring`, `Character`, `UUID`, `URL`, `Decimal`, `Date` ->
 /// TEXT (a `Date` as `YYYY-MM-DD HH:MM:SS.SSS` in UTC, SQLite's own format); `Data`,
 /// `[UInt8]` -> BLOB; `Optional.none` -> NULL. Reading accepts a few more classes where the
 /// meaning is unambiguous: `Double` and `Float` read exact INTEGERs, `Date` reads INTEGER and

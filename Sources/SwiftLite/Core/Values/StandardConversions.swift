@@ -118,6 +118,18 @@ extension String: SQLiteValueConvertible {
   }
 }
 
+extension Substring: SQLiteValueConvertible {
+  /// TEXT.
+  public static var storageClass: SQLiteValue.StorageClass { .text }
+  /// `.text` of the substring's characters (a part of a `split`, say).
+  public func sqliteValue() -> SQLiteValue { .text(String(self)) }
+  /// From TEXT only.
+  public init?(sqliteValue: SQLiteValue) {
+    guard case .text(let value) = sqliteValue else { return nil }
+    self = Substring(value)
+  }
+}
+
 extension Character: SQLiteValueConvertible {
   /// TEXT.
   public static var storageClass: SQLiteValue.StorageClass { .text }
