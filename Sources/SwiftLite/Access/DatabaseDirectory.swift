@@ -246,12 +246,7 @@ public final class DatabaseDirectory: Sendable {
       case .pool(let readers):
         try DatabasePool(path: file, options: options, maximumReaderCount: readers)
       }
-    do {
-      try preparation?.prepare(database)
-    } catch {
-      try? database.close()
-      throw error
-    }
+    try preparation?.prepareOnOpen(database)
     return database
   }
 
