@@ -24,7 +24,7 @@ extension Connection {
 
   /// Saves the model (inserts it, or updates the row with its key: one UPSERT) and returns
   /// the row as stored.
-  /// - Throws: as ``save(_:target:)``; ``ModelError/writeRefused(table:reason:)`` below
+  /// - Throws: as `save(_:target:)`; ``ModelError/writeRefused(table:reason:)`` below
   ///   SQLite 3.35.
   public func saveAndFetch<M: Model>(_ model: M, target: String? = nil) throws -> M {
     let table = try writableModelTable(M.self, target: target)
