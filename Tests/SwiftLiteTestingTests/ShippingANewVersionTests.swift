@@ -217,6 +217,15 @@ final class ShippingANewVersionTests: XCTestCase {
     XCTAssertTrue(report.passed, report.description)
   }
 
+  /// Space: the article's reclaiming launch over a pool.
+  func testReclaimingSpaceAtLaunch() throws {
+    var migrator = try Release4.AppDatabase.migrator
+    migrator.reclaimsSpace = true
+    let pool = try DatabasePool(path: databasePath, preparation: migrator)
+    defer { try? pool.close() }
+    XCTAssertEqual(try pool.read { db in try db.scalar(Int.self, "PRAGMA freelist_count") }, 0)
+  }
+
   /// Models as a preparation, as the article shows.
   func testModelPreparation() throws {
     let dbQueue = try DatabaseQueue(

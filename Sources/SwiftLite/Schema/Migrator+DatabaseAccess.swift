@@ -15,7 +15,16 @@ extension Migrator {
   public func migrate(_ database: some DatabaseAccess, upTo target: String? = nil) throws
     -> [String]
   {
-    try database.writeWithoutTransaction { db in try migrate(db, upTo: target) }
+    try database.writeWithoutTransaction { db in
+      if reclaimsSpace, let pool = database as? DatabasePool, pool.readerCount > 0,
+        try !pending(db, upTo: target).isEmpty
+      {
+        throw MigratorError.cannotReclaimSpace(
+          reason: "the DatabasePool has \(pool.readerCount) reader connection(s) open; "
+            + "migrate at launch (DatabasePool(path:preparation:)), before the first read")
+      }
+      return try migrate(db, upTo: target)
+    }
   }
 
   /// Like ``migrate(_:upTo:)``, suspending the task instead of blocking it. A dispatch

@@ -3,7 +3,7 @@ import Foundation
 /// Why a ``Migrator`` refused to run or a migration failed.
 ///
 /// The refusals (`duplicateName`, `unknownTarget`, `unknownAppliedMigrations`,
-/// `insideTransaction`, `readOnlyDatabase`) are thrown before anything runs. A failed migration
+/// `insideTransaction`, `readOnlyDatabase`, `cannotReclaimSpace`) are thrown before anything runs. A failed migration
 /// (`migrationFailed`, `foreignKeyViolation`) is rolled back: the database is as it was before
 /// that migration, and the migrations applied before it in the same call stay applied.
 ///
@@ -31,6 +31,9 @@ public enum MigratorError: Error, Sendable, CustomStringConvertible {
   /// upgraded, but this open cannot write): open it read-write once, or open it with the
   /// version of the app that wrote it. Nothing was run.
   case readOnlyDatabase(pending: [String])
+  /// A migrator with ``Migrator/reclaimsSpace`` cannot `VACUUM` here (a pool's readers are
+  /// open); nothing was run.
+  case cannotReclaimSpace(reason: String)
 
   /// A sentence naming the migration or the names at fault.
   public var description: String {
@@ -55,6 +58,9 @@ public enum MigratorError: Error, Sendable, CustomStringConvertible {
       return "the database is open read-only and needs the migrations "
         + pending.map { "\"\($0)\"" }.joined(separator: ", ")
         + "; open it read-write once to apply them"
+    case .cannotReclaimSpace(let reason):
+      return "the migrator reclaims space with VACUUM after migrating, which cannot run now: "
+        + reason
     }
   }
 }
