@@ -137,6 +137,25 @@ final class LaunchPreparationTests: TemporaryDirectoryTestCase {
     try queue.close()
   }
 
+  /// A directory prepares each file the same way: its migrator's tables are its own.
+  func testADirectorysPreparationCoversItsTables() throws {
+    let directory = try DatabaseDirectory(
+      path: path("folder"), prefix: "app", common: releaseOne, perUser: releaseOne)
+    defer { try? directory.close() }
+    let user = try XCTUnwrap(try directory.switchUser(to: "ann"))
+    for database in [directory.common, user] {
+      XCTAssertThrowsError(
+        try database.write { db in
+          try db.insert(LaunchNoteV2(id: nil, title: "a", body: "b"))
+        }
+      ) { error in
+        guard case MigrationError.needsMigration = error else {
+          return XCTFail("unexpected \(error)")
+        }
+      }
+    }
+  }
+
   func testAFailingPreparationClosesTheQueueAndRethrows() throws {
     let preparation = FailingPreparation()
     XCTAssertThrowsError(try DatabaseQueue(path: file, preparation: preparation)) { error in
