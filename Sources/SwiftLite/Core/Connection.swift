@@ -64,8 +64,8 @@ public final class Connection {
   /// migrates them, whatever ``automaticMigration`` says.
   public internal(set) var preparedTables: Set<String> = []
   /// Whether the main database is read-only (opened read-only, or a file that cannot be
-  /// written), from `sqlite3_db_readonly`.
-  public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+  /// written), from `sqlite3_db_readonly`; `false` once closed.
+  public var isReadOnly: Bool { !isClosed && sqlite3_db_readonly(handle, "main") == 1 }
   /// The `synchronous` level the options asked for, or `nil` for `NORMAL` in WAL mode.
   private let requestedSynchronous: SynchronousMode?
   /// Who checkpoints the write-ahead log (see ``OpenOptions/checkpoints``).
