@@ -15,6 +15,7 @@ let package = Package(
     .executable(name: "ExistingDatabase", targets: ["ExistingDatabase"]),
     .executable(name: "School", targets: ["School"]),
     .executable(name: "Sync", targets: ["Sync"]),
+    .executable(name: "Notes", targets: ["Notes"]),
     .executable(name: "SwiftLiteBenchmarks", targets: ["SwiftLiteBenchmarks"]),
     .executable(name: "swiftlite-gen", targets: ["swiftlite-gen"]),
   ],
@@ -82,6 +83,12 @@ let package = Package(
     .target(name: "SyncSample", dependencies: ["SwiftLite"], path: "Samples/Sync/Sources"),
     .executableTarget(name: "Sync", dependencies: ["SyncSample"], path: "Samples/Sync/Main"),
 
+    // Sample: a notes app through four releases, upgraded and installed fresh to one schema.
+    .target(
+      name: "NotesSample", dependencies: ["SwiftLite", "SwiftLiteTesting"],
+      path: "Samples/Notes/Sources", resources: [.copy("MigrationSnapshots")]),
+    .executableTarget(name: "Notes", dependencies: ["NotesSample"], path: "Samples/Notes/Main"),
+
     // Benchmarks: SwiftLite against the raw C API in the same process.
     .executableTarget(
       name: "SwiftLiteBenchmarks",
@@ -115,7 +122,7 @@ let package = Package(
       name: "SamplesTests",
       dependencies: [
         "SwiftLite", "SwiftLiteTesting", "UserDAOSample", "ContactsSample", "PersonStoreSample",
-        "ExistingDatabaseSample", "SchoolSample", "SyncSample",
+        "ExistingDatabaseSample", "SchoolSample", "SyncSample", "NotesSample",
       ],
       path: "Tests/SamplesTests"
     ),

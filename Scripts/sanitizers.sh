@@ -13,5 +13,5 @@ if [ "${1:-}" = "--address" ]; then
   exit
 fi
 filter='QueueStressTests|DatabaseQueueTests|DatabasePoolTests|ObservationTests|QueryCacheTests|CommitInvalidationTests|ReleasedDatabaseTests|EscapedStatementTests|DatabaseSessionTests'
-TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}" \
   swift test --scratch-path .build/tsan --sanitize=thread --filter "$filter"

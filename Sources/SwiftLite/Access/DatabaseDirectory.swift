@@ -249,12 +249,7 @@ public final class DatabaseDirectory<Database: DatabaseAccess>: Sendable {
     _ preparation: (any DatabasePreparation)?
   ) throws -> Database {
     let database = try open(file)
-    do {
-      try preparation?.prepare(database)
-    } catch {
-      try? database.close()
-      throw error
-    }
+    try preparation?.prepareOnOpen(database)
     return database
   }
 

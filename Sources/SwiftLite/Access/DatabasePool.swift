@@ -104,6 +104,30 @@ public final class DatabasePool: DatabaseAccess {
     permits = DispatchSemaphore(value: self.maximumReaderCount)
   }
 
+  /// Opens a database file in WAL mode and brings it up to date with `preparation` on the
+  /// writer before returning, so no read (on any reader) meets an outdated schema.
+  ///
+  /// ```swift
+  /// let pool = try DatabasePool(path: "notes.sqlite", preparation: AppDatabase.migrator)
+  /// ```
+  /// The tables the preparation covers (``DatabasePreparation/preparedTables``) are never
+  /// created or migrated by a model's first write afterwards.
+  /// - Parameters:
+  ///   - path: a file path (not `":memory:"`).
+  ///   - options: as for ``init(path:options:maximumReaderCount:)``.
+  ///   - maximumReaderCount: how many reads may run at once (at least 1). Default 4.
+  ///   - preparation: what brings the database up to date, such as a `Migrator` or a
+  ///     `ModelPreparation`.
+  /// - Throws: as ``init(path:options:maximumReaderCount:)``; what the preparation throws,
+  ///   after closing the pool.
+  public convenience init(
+    path: String, options: OpenOptions = OpenOptions(), maximumReaderCount: Int = 4,
+    preparation: any DatabasePreparation
+  ) throws {
+    try self.init(path: path, options: options, maximumReaderCount: maximumReaderCount)
+    try preparation.prepareOnOpen(self)
+  }
+
   // MARK: Synchronous access
 
   /// Runs `body` on a reader connection, in one read transaction: it sees one committed

@@ -51,6 +51,30 @@ public final class DatabaseQueue: DatabaseAccess {
       path: path, options: options, role: .readWrite, ownerName: "DatabaseQueue")
   }
 
+  /// Opens a database file behind a serial queue and brings it up to date with
+  /// `preparation` before returning, so the first read finds the schema the app expects.
+  ///
+  /// ```swift
+  /// let dbQueue = try DatabaseQueue(path: "notes.sqlite", preparation: AppDatabase.migrator)
+  /// let notes = try dbQueue.read { db in try db.findAll(Note.self) }  // never needsMigration
+  /// ```
+  /// The tables the preparation covers (``DatabasePreparation/preparedTables``) are never
+  /// created or migrated by a model's first write afterwards.
+  /// - Parameters:
+  ///   - path: the file path, or `":memory:"`.
+  ///   - options: as for ``Connection/init(path:options:)``.
+  ///   - preparation: what brings the database up to date, such as a `Migrator` or a
+  ///     `ModelPreparation`.
+  /// - Throws: `SQLiteError` when the file cannot be opened; what the preparation throws
+  ///   (such as ``MigratorError``, ``MigratorError/readOnlyDatabase(pending:)`` for a
+  ///   read-only open with migrations pending), after closing the database.
+  public convenience init(
+    path: String, options: OpenOptions = OpenOptions(), preparation: any DatabasePreparation
+  ) throws {
+    try self.init(path: path, options: options)
+    try preparation.prepareOnOpen(self)
+  }
+
   /// A queue over a private in-memory database.
   /// - Throws: `SQLiteError` if SQLite cannot allocate it.
   public static func inMemory() throws -> DatabaseQueue {

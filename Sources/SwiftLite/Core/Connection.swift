@@ -61,6 +61,13 @@ public final class Connection {
   /// created (see ``OpenOptions/automaticMigration``). Explicit calls such as
   /// `migrate(_:)` work either way.
   public var automaticMigration: Bool
+  /// The tables a preparation given when the database opened brings up to date (see
+  /// ``DatabasePreparation/preparedTables``): a model's first write never creates or
+  /// migrates them, whatever ``automaticMigration`` says.
+  public internal(set) var preparedTables: Set<String> = []
+  /// Whether the main database is read-only (opened read-only, or a file that cannot be
+  /// written), from `sqlite3_db_readonly`; `false` once closed.
+  public var isReadOnly: Bool { !isClosed && sqlite3_db_readonly(handle, "main") == 1 }
   /// The `synchronous` level the options asked for, or `nil` for `NORMAL` in WAL mode.
   private let requestedSynchronous: SynchronousMode?
   /// Who checkpoints the write-ahead log (see ``OpenOptions/checkpoints``).

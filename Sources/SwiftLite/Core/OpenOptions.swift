@@ -44,6 +44,12 @@ public struct OpenOptions: Sendable {
   /// created when the model changed. Default `true`. Turn it off in apps that change the
   /// schema only through explicit migrations: a missing or outdated table then gives an
   /// error instead. Tables another program made are never changed either way.
+  ///
+  /// A database opened with a preparation (``DatabaseQueue/init(path:options:preparation:)``,
+  /// ``DatabasePool/init(path:options:maximumReaderCount:preparation:)``, a
+  /// ``DatabaseDirectory``) is brought up to date when it opens, and the tables the
+  /// preparation covers are never migrated by a first write, whatever this says (their
+  /// changes belong to the preparation's next step); other models' tables still follow it.
   public var automaticMigration = true
   /// Runs on every new connection once it is open and set up, before anything else uses
   /// it: the place to add functions and collations (``Connection/createFunction(_:argumentCount:deterministic:_:)``,

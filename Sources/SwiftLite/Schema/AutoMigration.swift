@@ -159,7 +159,11 @@ public enum AutoMigration {
         alterSteps(diff) + fullText.steps + [decodeCheckStep(diff)].compactMap { $0 }
         + [recordStep(desired, definition: diff.alteredDefinition)]
     }
-    return MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
+    var plan = MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
+    if strategy == .rebuild {
+      plan.freedPages = try TableRebuild.freedPages(rebuilding: table, in: db)
+    }
+    return plan
   }
 
   /// The primary key of each table that `keys` reference without naming parent columns:

@@ -77,6 +77,11 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   /// the model does not declare, which the plan keeps (declared types, DEFAULTs, foreign
   /// keys, indexes, columns), one line each.
   public internal(set) var kept: [String] = []
+  /// For a rebuild, the pages the old table uses, which the rebuild leaves on the file's
+  /// free list (counted with SQLite's `dbstat`; `nil` when SQLite was built without it; the
+  /// old indexes' pages are freed too, and reused by the new indexes). The file keeps its size: SQLite reuses free pages for later writes, and
+  /// `VACUUM` gives them back (``Migrator/reclaimsSpace``). `0` for other strategies.
+  public internal(set) var freedPages: Int? = 0
   /// Decodes every row as the model, for a step that asks for it (a property's Swift type
   /// changed): throws ``MigrationError/valuesDoNotDecode(table:column:type:)``.
   var validator: RowValidator?
@@ -113,6 +118,11 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
       lines += kept.map { "  = " + $0 }
     }
     for (number, step) in steps.enumerated() { lines.append("  \(number + 1). \(step)") }
+    if let freedPages, freedPages > 0 {
+      lines.append(
+        "  frees \(freedPages) page(s) of the old table (the file keeps its "
+          + "size until VACUUM)")
+    }
     return lines.joined(separator: "\n")
   }
 }

@@ -15,7 +15,16 @@ extension Migrator {
   public func migrate(_ database: some DatabaseAccess, upTo target: String? = nil) throws
     -> [String]
   {
-    try database.writeWithoutTransaction { db in try migrate(db, upTo: target) }
+    try database.writeWithoutTransaction { db in
+      if reclaimsSpace, let pool = database as? DatabasePool, pool.readerCount > 0,
+        try !pending(db, upTo: target).isEmpty
+      {
+        throw MigratorError.cannotReclaimSpace(
+          reason: "the DatabasePool has \(pool.readerCount) reader connection(s) open; "
+            + "migrate at launch (DatabasePool(path:preparation:)), before the first read")
+      }
+      return try migrate(db, upTo: target)
+    }
   }
 
   /// Like ``migrate(_:upTo:)``, suspending the task instead of blocking it. A dispatch
@@ -59,9 +68,25 @@ extension Migrator {
 }
 
 extension Migrator: DatabasePreparation {
-  /// Applies the pending migrations, as ``migrate(_:upTo:)-9k0qi`` does.
-  /// - Throws: ``MigratorError``.
+  /// Applies the pending migrations, as ``migrate(_:upTo:)-9k0qi`` does. On a read-only
+  /// database, applies nothing and checks that nothing is pending.
+  /// - Throws: ``MigratorError``; ``MigratorError/readOnlyDatabase(pending:)`` when the
+  ///   database is read-only and migrations are pending.
   public func prepare(_ database: any DatabaseAccess) throws {
-    try migrate(database)
+    try database.writeWithoutTransaction { db in
+      if db.isReadOnly {
+        let pending = try pendingMigrations(db)
+        if !pending.isEmpty { throw MigratorError.readOnlyDatabase(pending: pending) }
+        return
+      }
+      try migrate(db)
+    }
+  }
+
+  /// The tables of the models its model steps register (``registerModels(_:_:)``): once
+  /// a database opened with this migrator as its preparation, their schema changes only
+  /// through the migrator, never by a model's first write.
+  public var preparedTables: Set<String> {
+    Set(migrations.flatMap { $0.models ?? [] }.map(\.tableName))
   }
 }

@@ -7,16 +7,24 @@ extension Migrator {
     let table: @Sendable () throws -> SchemaSnapshot.Table
     /// Creates or migrates the model's table to the model as compiled now.
     let migrate: @Sendable (Connection) throws -> Void
+    /// The model's table name.
+    let tableName: String
+    /// The plan that would bring the model's table to the model as compiled now.
+    let plan: @Sendable (Connection) throws -> MigrationPlan
 
     #if compiler(>=6.2)
       init<M: Model & SendableMetatype>(_ model: M.Type) {
         table = { try SchemaSnapshot.Table(model: M.self) }
         migrate = { db in try AutoMigration.migrate(M.self, in: db) }
+        tableName = M.tableName
+        plan = { db in try AutoMigration.plan(for: M.self, in: db) }
       }
     #else
       init<M: Model>(_ model: M.Type) {
         table = { try SchemaSnapshot.Table(model: M.self) }
         migrate = { db in try AutoMigration.migrate(M.self, in: db) }
+        tableName = M.tableName
+        plan = { db in try AutoMigration.plan(for: M.self, in: db) }
       }
     #endif
   }

@@ -104,6 +104,19 @@ public struct Migrator: Sendable {
   /// models as compiled now; `nil` (the default) to apply the models as compiled now.
   public var snapshots: MigrationSnapshots?
 
+  /// Whether a `migrate` call that applied a step ends with `VACUUM` when the file has free
+  /// pages (a rebuild leaves the old table's pages free: see ``MigrationPlan/freedPages``),
+  /// so that the file shrinks back. Default `false`.
+  ///
+  /// VACUUM rewrites the whole file: it takes about as long as copying it, needs as much
+  /// free disk space again, and holds the write lock meanwhile, which is why it is asked
+  /// for, not done by default. It may renumber the rowids of tables without an
+  /// `INTEGER PRIMARY KEY`; the full-text indexes over such tables are rebuilt after it.
+  /// Over a ``DatabasePool`` whose readers are open, `migrate` refuses with
+  /// ``MigratorError/cannotReclaimSpace(reason:)`` before anything runs (launch preparation
+  /// runs before any reader opens).
+  public var reclaimsSpace = false
+
   /// A migrator with no migrations and no snapshots: its model steps apply the models as
   /// compiled now.
   public init() {}
@@ -256,12 +269,13 @@ public struct Migrator: Sendable {
     for migration in pending {
       if try apply(migration, in: db) { applied.append(migration.name) }
     }
+    if reclaimsSpace && !applied.isEmpty { try Self.reclaimSpace(in: db) }
     return applied
   }
 
   // MARK: Internals
 
-  private func pending(_ db: Connection, upTo target: String?) throws -> [Migration] {
+  func pending(_ db: Connection, upTo target: String?) throws -> [Migration] {
     // Names are told apart by their bytes, as the record table's primary key does: a name
     // recorded in one Unicode normalization form is not a registered name in the other.
     var seen: Set<ExactText> = []

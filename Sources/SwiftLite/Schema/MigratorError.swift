@@ -3,7 +3,7 @@ import Foundation
 /// Why a ``Migrator`` refused to run or a migration failed.
 ///
 /// The refusals (`duplicateName`, `unknownTarget`, `unknownAppliedMigrations`,
-/// `insideTransaction`) are thrown before anything runs. A failed migration
+/// `insideTransaction`, `readOnlyDatabase`, `cannotReclaimSpace`) are thrown before anything runs. A failed migration
 /// (`migrationFailed`, `foreignKeyViolation`) is rolled back: the database is as it was before
 /// that migration, and the migrations applied before it in the same call stay applied.
 ///
@@ -27,6 +27,13 @@ public enum MigratorError: Error, Sendable, CustomStringConvertible {
   /// Once the migration `migration` had run, rows of `tables` referenced missing parent rows
   /// (`PRAGMA foreign_key_check`); it was rolled back.
   case foreignKeyViolation(migration: String, tables: [String])
+  /// The database was opened read-only with these migrations pending (the app was
+  /// upgraded, but this open cannot write): open it read-write once, or open it with the
+  /// version of the app that wrote it. Nothing was run.
+  case readOnlyDatabase(pending: [String])
+  /// A migrator with ``Migrator/reclaimsSpace`` cannot `VACUUM` here (a pool's readers are
+  /// open); nothing was run.
+  case cannotReclaimSpace(reason: String)
 
   /// A sentence naming the migration or the names at fault.
   public var description: String {
@@ -47,6 +54,13 @@ public enum MigratorError: Error, Sendable, CustomStringConvertible {
     case .foreignKeyViolation(let migration, let tables):
       return "migration \"\(migration)\" was rolled back: rows of "
         + tables.joined(separator: ", ") + " reference missing parent rows"
+    case .readOnlyDatabase(let pending):
+      return "the database is open read-only and needs the migrations "
+        + pending.map { "\"\($0)\"" }.joined(separator: ", ")
+        + "; open it read-write once to apply them"
+    case .cannotReclaimSpace(let reason):
+      return "the migrator reclaims space with VACUUM after migrating, which cannot run now: "
+        + reason
     }
   }
 }

@@ -36,7 +36,9 @@ extension Connection {
     case .missing:
       if M.schemaPolicy == .mapped { throw ModelError.tableNotFound(table: name) }
       guard access == .write else { return nil }  // nothing to read or delete
-      guard automaticMigration else { throw ModelError.tableNotFound(table: name) }
+      guard automaticMigration, !preparedTables.contains(name) else {
+        throw ModelError.tableNotFound(table: name)
+      }
       try applyMigration(model, table: name, stored: stored)
       mapping = TableMapping(managed: desired)
     case .managed:
@@ -52,6 +54,9 @@ extension Connection {
             "the model's schemaPolicy is .createOnly"
           } else if !automaticMigration {
             "automatic migration is off on this connection"
+          } else if preparedTables.contains(name) {
+            "the preparation given when the database opened brings this table up to date: "
+              + "register a new step for this change"
           } else {
             nil
           }

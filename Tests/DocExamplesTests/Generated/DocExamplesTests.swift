@@ -4,21 +4,21 @@
 import XCTest
 
 final class DocExamplesTests: XCTestCase {
-  /// README.md, line 39.
+  /// README.md, line 40.
   func testREADME01() async throws { try await runTwiceInFreshFolder(exampleREADME01) }
-  /// README.md, line 80.
+  /// README.md, line 81.
   func testREADME02() async throws { try await runTwiceInFreshFolder(exampleREADME02) }
-  /// README.md, line 105.
+  /// README.md, line 106.
   func testREADME03() async throws { try await runTwiceInFreshFolder(exampleREADME03) }
-  /// README.md, line 134.
+  /// README.md, line 135.
   func testREADME04() async throws { try await runTwiceInFreshFolder(exampleREADME04) }
-  /// README.md, line 175.
+  /// README.md, line 176.
   func testREADME05() async throws { try await runTwiceInFreshFolder(exampleREADME05) }
-  /// README.md, line 210.
+  /// README.md, line 211.
   func testREADME06() async throws { try await runTwiceInFreshFolder(exampleREADME06) }
-  /// README.md, line 230.
+  /// README.md, line 239.
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
-  /// README.md, line 267.
+  /// README.md, line 276.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
   /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
   func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
@@ -70,6 +70,26 @@ final class DocExamplesTests: XCTestCase {
   func testQueriesAndRelations02() async throws { try await runTwiceInFreshFolder(exampleQueriesAndRelations02) }
   /// Sources/SwiftLite/SwiftLite.docc/ReplicatingWithLitestream.md, line 16.
   func testReplicatingWithLitestream01() async throws { try await runTwiceInFreshFolder(exampleReplicatingWithLitestream01) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 28.
+  func testShippingANewVersion01() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion01) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 65.
+  func testShippingANewVersion02() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion02) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 83.
+  func testShippingANewVersion03() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion03) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 111.
+  func testShippingANewVersion04() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion04) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 128.
+  func testShippingANewVersion05() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion05) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 146.
+  func testShippingANewVersion06() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion06) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 160.
+  func testShippingANewVersion07() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion07) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 181.
+  func testShippingANewVersion08() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion08) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 194.
+  func testShippingANewVersion09() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion09) }
+  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 215.
+  func testShippingANewVersion10() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion10) }
   /// Sources/SwiftLite/SwiftLite.docc/TrioAndTypeMapping.md, line 37.
   func testTrioAndTypeMapping01() async throws { try await runTwiceInFreshFolder(exampleTrioAndTypeMapping01) }
   /// Sources/SwiftLite/SwiftLite.docc/TrioAndTypeMapping.md, line 194.

@@ -459,3 +459,13 @@ final class OpenPathNulTests: SQLiteTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("a.sqlite")))
   }
 }
+
+final class ReadOnlyConnectionTests: SQLiteTestCase {
+  func testIsReadOnlySaysHowTheFileWasOpened() throws {
+    XCTAssertFalse(db.isReadOnly)
+    let reader = try Connection(path: databasePath, options: .readOnly)
+    XCTAssertTrue(reader.isReadOnly)
+    try reader.close()
+    XCTAssertFalse(reader.isReadOnly)
+  }
+}
