@@ -70,26 +70,6 @@ final class DocExamplesTests: XCTestCase {
   func testQueriesAndRelations02() async throws { try await runTwiceInFreshFolder(exampleQueriesAndRelations02) }
   /// Sources/SwiftLite/SwiftLite.docc/ReplicatingWithLitestream.md, line 16.
   func testReplicatingWithLitestream01() async throws { try await runTwiceInFreshFolder(exampleReplicatingWithLitestream01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 28.
-  func testShippingANewVersion01() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 65.
-  func testShippingANewVersion02() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 83.
-  func testShippingANewVersion03() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 111.
-  func testShippingANewVersion04() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion04) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 128.
-  func testShippingANewVersion05() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion05) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 146.
-  func testShippingANewVersion06() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion06) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 160.
-  func testShippingANewVersion07() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion07) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 181.
-  func testShippingANewVersion08() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion08) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 194.
-  func testShippingANewVersion09() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion09) }
-  /// Sources/SwiftLite/SwiftLite.docc/ShippingANewVersion.md, line 215.
-  func testShippingANewVersion10() async throws { try await runTwiceInFreshFolder(exampleShippingANewVersion10) }
   /// Sources/SwiftLite/SwiftLite.docc/TrioAndTypeMapping.md, line 37.
   func testTrioAndTypeMapping01() async throws { try await runTwiceInFreshFolder(exampleTrioAndTypeMapping01) }
   /// Sources/SwiftLite/SwiftLite.docc/TrioAndTypeMapping.md, line 194.
