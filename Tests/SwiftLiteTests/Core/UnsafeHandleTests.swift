@@ -19,6 +19,22 @@ final class UnsafeHandleTests: SQLiteTestCase {
       URL(fileURLWithPath: databasePath).resolvingSymlinksInPath().path)
   }
 
+  /// `CSQLite` declares the session extension too, for C calls of one's own.
+  func testTheSessionDeclarationsAreThereForTheCAPI() throws {
+    try db.execute("CREATE TABLE s(id INTEGER PRIMARY KEY, v)")
+    let recorded = try db.withUnsafeHandle { handle -> Bool in
+      var session: OpaquePointer?
+      guard sqlite3session_create(handle, "main", &session) == SQLITE_OK, let session else {
+        return false
+      }
+      defer { sqlite3session_delete(session) }
+      guard sqlite3session_attach(session, "s") == SQLITE_OK else { return false }
+      sqlite3_exec(handle, "INSERT INTO s(v) VALUES (1)", nil, nil, nil)
+      return sqlite3session_isempty(session) == 0
+    }
+    XCTAssertTrue(recorded)
+  }
+
   func testTheHandleIsRefusedOutsideItsQueue() throws {
     let queue = try DatabaseQueue(path: path("queue.sqlite"))
     defer { try? queue.close() }
