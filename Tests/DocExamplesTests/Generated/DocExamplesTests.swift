@@ -18,7 +18,7 @@ final class DocExamplesTests: XCTestCase {
   func testREADME06() async throws { try await runTwiceInFreshFolder(exampleREADME06) }
   /// README.md, line 239.
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
-  /// README.md, line 276.
+  /// README.md, line 281.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
   /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
   func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
