@@ -25,11 +25,14 @@ extension DatabaseAccess {
   func addCommitListener(_ listener: @escaping @Sendable (CommittedChanges) -> Void) throws
     -> UInt64
   {
-    guard let writingDatabase else {
-      throw SQLiteError.misuse(
-        "\(type(of: self)) cannot report its commits: use a DatabaseQueue or a DatabasePool")
-    }
+    guard let writingDatabase else { throw cannotReportCommits }
     return try writingDatabase.addCommitListener(listener)
+  }
+
+  /// The error of a conforming type other than ``DatabaseQueue`` and ``DatabasePool``.
+  private var cannotReportCommits: SQLiteError {
+    SQLiteError.misuse(
+      "\(type(of: self)) cannot report its commits: use a DatabaseQueue or a DatabasePool")
   }
 
   /// Unregisters a listener of ``addCommitListener(_:)``.
@@ -44,5 +47,13 @@ extension DatabaseAccess {
   func noticeOtherConnectionsCommits() throws {
     if let pool = self as? DatabasePool { return try pool.noticeOtherConnectionsCommits() }
     try writingDatabase?.noticeOtherConnectionsCommits()
+  }
+
+  /// Like ``noticeOtherConnectionsCommits()``, the task suspended (no thread held) while it
+  /// waits for a connection.
+  /// - Throws: as the blocking form; `CancellationError` when the task is cancelled first.
+  func noticeOtherConnectionsCommits() async throws {
+    if let pool = self as? DatabasePool { return try await pool.noticeOtherConnectionsCommits() }
+    try await writingDatabase?.noticeOtherConnectionsCommits()
   }
 }

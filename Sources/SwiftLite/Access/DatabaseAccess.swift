@@ -46,18 +46,22 @@ public protocol DatabaseAccess: AnyObject, Sendable {
   @discardableResult
   func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T
 
-  /// Like ``read(_:)``, suspending the task instead of blocking it.
-  /// - Throws: as ``read(_:)``.
+  /// Like ``read(_:)``, suspending the task instead of blocking it: no thread waits for a
+  /// free connection. A task cancelled before `body` starts throws `CancellationError`, and
+  /// `body` never runs.
+  /// - Throws: as ``read(_:)``; `CancellationError`.
   @discardableResult
   func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 
-  /// Like ``write(_:)``, suspending the task instead of blocking it.
-  /// - Throws: as ``write(_:)``.
+  /// Like ``write(_:)``, suspending the task instead of blocking it, as the asynchronous
+  /// `read` does.
+  /// - Throws: as ``write(_:)``; `CancellationError`.
   @discardableResult
   func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 
-  /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking it.
-  /// - Throws: as ``writeWithoutTransaction(_:)``.
+  /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking it, as
+  /// the asynchronous `read` does.
+  /// - Throws: as ``writeWithoutTransaction(_:)``; `CancellationError`.
   @discardableResult
   func writeWithoutTransaction<T: Sendable>(
     _ body: @escaping @Sendable (Connection) throws -> T

@@ -25,7 +25,8 @@ import Synchronization
 /// - Each read runs on a reader connection (opened read-only, when first needed, up to
 ///   `maximumReaderCount`) inside one deferred transaction: it sees one committed snapshot
 ///   from its start to its end, whatever commits meanwhile, and never waits for a write.
-///   When every reader is busy, a read waits for one.
+///   When every reader is busy, a read waits for one: a thread blocked, a task suspended
+///   (it holds no thread while it waits).
 /// - A read called from inside a write runs on the writer and sees that write's changes.
 /// - SQLite checkpoints the log by itself when a commit leaves it over 1,000 pages; call
 ///   ``checkpoint(_:)`` for more (`.truncate` empties the `-wal` file).
@@ -45,8 +46,9 @@ public final class DatabasePool: DatabaseAccess {
   let writer: SerializedDatabase
   private let readerOptions: OpenOptions
   private let state = Mutex(ReaderState())
-  /// One permit per reader connection: a read holds one from checkout to checkin.
-  private let permits: DispatchSemaphore
+  /// One permit per reader connection: a read holds one from checkout to checkin. Tasks
+  /// wait for one suspended, threads blocked.
+  let permits: PermitGate
   /// Held by the one ``close()`` running.
   private let closing = NSLock()
 
@@ -101,7 +103,7 @@ public final class DatabasePool: DatabaseAccess {
     readerOptions.checkpoints = options.checkpoints
     readerOptions.connectionSetup = options.connectionSetup
     self.readerOptions = readerOptions
-    permits = DispatchSemaphore(value: self.maximumReaderCount)
+    permits = PermitGate(permits: self.maximumReaderCount)
   }
 
   /// Opens a database file in WAL mode and brings it up to date with `preparation` on the
@@ -161,22 +163,22 @@ public final class DatabasePool: DatabaseAccess {
 
   // MARK: Asynchronous access
 
-  /// Like ``read(_:)``, suspending the task instead of blocking it. A dispatch worker
-  /// thread, not one of the task's, waits for a free reader.
-  /// - Throws: as ``read(_:)``.
+  /// Like ``read(_:)``, suspending the task instead of blocking it: while every reader is
+  /// busy, the task waits without holding a thread, then `body` runs on the reader's own
+  /// thread. A task cancelled before `body` starts throws `CancellationError`, and `body`
+  /// never runs.
+  /// - Throws: as ``read(_:)``; `CancellationError`.
   @discardableResult
   public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
     async throws -> T
   {
-    try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(with: Result { try self.read(body) })
-      }
-    }
+    try await onFreeReader { reader in try await reader.read(body) }
   }
 
-  /// Like ``write(_:)``, suspending the task instead of blocking it.
-  /// - Throws: as ``write(_:)``.
+  /// Like ``write(_:)``, suspending the task instead of blocking it while the writer is
+  /// busy; `body` runs on the writer's own thread. A task cancelled before `body` starts
+  /// throws `CancellationError`, and `body` never runs.
+  /// - Throws: as ``write(_:)``; `CancellationError`.
   @discardableResult
   public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
     async throws -> T
@@ -184,8 +186,9 @@ public final class DatabasePool: DatabaseAccess {
     try await writer.write(body)
   }
 
-  /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking it.
-  /// - Throws: as ``writeWithoutTransaction(_:)``.
+  /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking it, as
+  /// the asynchronous `write` does.
+  /// - Throws: as ``writeWithoutTransaction(_:)``; `CancellationError`.
   @discardableResult
   public func writeWithoutTransaction<T: Sendable>(
     _ body: @escaping @Sendable (Connection) throws -> T
@@ -227,9 +230,10 @@ public final class DatabasePool: DatabaseAccess {
     defer { closing.unlock() }
     if state.withLock({ $0.didClose }) { return }
     state.withLock { $0.isClosed = true }
-    // Holding every permit means no read is in flight, and none can start.
+    // Holding every permit means no read is in flight, and none can start. Those queued
+    // before the close get their permit first, and find the pool closed.
     for _ in 0..<maximumReaderCount { permits.wait() }
-    defer { for _ in 0..<maximumReaderCount { permits.signal() } }
+    defer { for _ in 0..<maximumReaderCount { permits.release() } }
     var firstError: (any Error)?
     for reader in state.withLock({ $0.all }) {
       do { try reader.close() } catch { firstError = firstError ?? error }
@@ -256,7 +260,7 @@ public final class DatabasePool: DatabaseAccess {
       }
     }
     permits.wait()
-    defer { permits.signal() }
+    defer { permits.release() }
     let reader = try checkOut()
     defer { checkIn(reader) }
     return try body(reader)
@@ -267,6 +271,20 @@ public final class DatabasePool: DatabaseAccess {
     guard let current = SerializedDatabase.current else { return false }
     return current == writer.identity
       || state.withLock({ $0.all.contains { $0.identity == current } })
+  }
+
+  /// Like the blocking form, for a task: it waits for a permit suspended. An asynchronous
+  /// call never runs inside one of the pool's closures (they are synchronous).
+  /// - Throws: what `body` throws; `CancellationError` when the task is cancelled while
+  ///   it waits (it holds no permit then); `.misuse` once closed.
+  private func onFreeReader<T: Sendable>(_ body: (SerializedDatabase) async throws -> T)
+    async throws -> T
+  {
+    try await permits.acquire()
+    defer { permits.release() }
+    let reader = try checkOut()
+    defer { checkIn(reader) }
+    return try await body(reader)
   }
 
   /// Makes sure that the commits of other connections and processes to the file, up to
@@ -289,6 +307,23 @@ public final class DatabasePool: DatabaseAccess {
     switch try onReader({ reader in try reader.otherCommitsSinceLastLook(writes: writes) }) {
     case .none: return
     case .some, .unknown: try writer.noticeOtherConnectionsCommits()
+    }
+  }
+
+  /// Like ``noticeOtherConnectionsCommits()``, the task suspended while it waits for a
+  /// reader or the writer.
+  /// - Throws: as the blocking form; `CancellationError`.
+  func noticeOtherConnectionsCommits() async throws {
+    guard writer.isTrackingChanges else { return }
+    let writes = writer.writeCount
+    let seen = try await onFreeReader { reader in
+      try await reader.otherCommitsSinceLastLook(writes: writes)
+    }
+    switch seen {
+    case .none: return
+    // The writer looks itself, so that its own look sees the commit too (see the blocking
+    // form).
+    case .some, .unknown: try await writer.noticeOtherConnectionsCommits()
     }
   }
 

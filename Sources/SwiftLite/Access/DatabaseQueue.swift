@@ -117,8 +117,10 @@ public final class DatabaseQueue: DatabaseAccess {
 
   // MARK: Asynchronous access
 
-  /// Like ``read(_:)``, suspending the task instead of blocking a thread.
-  /// - Throws: what `body` throws.
+  /// Like ``read(_:)``, suspending the task instead of blocking a thread: while the queue is
+  /// busy, the task waits without holding one, then `body` runs on the queue's own thread. A
+  /// task cancelled before `body` starts throws `CancellationError`, and `body` never runs.
+  /// - Throws: what `body` throws; `CancellationError`.
   @discardableResult
   public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
     async throws -> T
@@ -126,8 +128,10 @@ public final class DatabaseQueue: DatabaseAccess {
     try await database.read(body)
   }
 
-  /// Like ``write(_:)``, suspending the task instead of blocking a thread.
-  /// - Throws: what `body` throws, after the rollback.
+  /// Like ``write(_:)``, suspending the task instead of blocking a thread, as the
+  /// asynchronous `read` does. A task cancelled before `body` starts throws
+  /// `CancellationError`, and no transaction begins.
+  /// - Throws: what `body` throws, after the rollback; `CancellationError`.
   @discardableResult
   public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T)
     async throws -> T
@@ -135,8 +139,9 @@ public final class DatabaseQueue: DatabaseAccess {
     try await database.write(body)
   }
 
-  /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking a thread.
-  /// - Throws: what `body` throws.
+  /// Like ``writeWithoutTransaction(_:)``, suspending the task instead of blocking a thread,
+  /// as the asynchronous `read` does.
+  /// - Throws: what `body` throws; `CancellationError`.
   @discardableResult
   public func writeWithoutTransaction<T: Sendable>(
     _ body: @escaping @Sendable (Connection) throws -> T

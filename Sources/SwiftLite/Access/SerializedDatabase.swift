@@ -43,6 +43,10 @@ final class SerializedDatabase: Sendable {
   /// How many outermost write closures started: bumped before each one, so that any commit
   /// this connection makes comes after a bump (see ``otherCommitsSinceLastLook(writes:)``).
   private let writesStarted = Atomic<UInt64>(0)
+  /// ``isClosed``, readable off the queue.
+  private let hasClosed = Atomic<Bool>(false)
+  /// How many tasks wait for the queue (see ``queuedTaskCount``).
+  private let queuedTasks = Atomic<Int>(0)
   /// Whether a write transaction runs whose start looked for other connections' commits:
   /// until it ends, no other connection can commit.
   private let isInCheckedWrite = Atomic<Bool>(false)
@@ -95,11 +99,76 @@ final class SerializedDatabase: Sendable {
     return try dispatchQueue.sync(execute: body)
   }
 
+  /// Runs `body` on the queue after the closures queued before it, the task suspended
+  /// meanwhile (no thread waits). A task cancelled before `body` starts gets
+  /// `CancellationError` at once, and `body` never runs.
   private func async<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      dispatchQueue.async { continuation.resume(with: Result { try body() }) }
+    try Task.checkCancellation()
+    let run = PendingRun<T>()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        guard run.wait(continuation) else {
+          continuation.resume(throwing: CancellationError())
+          return
+        }
+        queuedTasks.add(1, ordering: .relaxed)
+        dispatchQueue.async { [self] in
+          queuedTasks.subtract(1, ordering: .relaxed)
+          // A task cancelled meanwhile was resumed already.
+          guard let continuation = run.start() else { return }
+          continuation.resume(with: Result { try body() })
+        }
+      }
+    } onCancel: {
+      run.cancel()?.resume(throwing: CancellationError())
     }
   }
+
+  /// The continuation of one task waiting for the queue: resumed exactly once, by the
+  /// queue when its turn comes, or with `CancellationError` when the task is cancelled first.
+  private final class PendingRun<T: Sendable>: Sendable {
+    private enum Stage {
+      case arriving
+      case waiting(CheckedContinuation<T, any Error>)
+      case cancelled
+      case resumed
+    }
+
+    private let stage = Mutex(Stage.arriving)
+
+    /// Keeps the continuation; `false` when the task was cancelled already.
+    func wait(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+      stage.withLock { stage in
+        guard case .arriving = stage else { return false }
+        stage = .waiting(continuation)
+        return true
+      }
+    }
+
+    /// The continuation to resume with the result, unless the task was cancelled.
+    func start() -> CheckedContinuation<T, any Error>? { take(next: .resumed) }
+
+    /// The continuation to resume with `CancellationError`, unless the run started.
+    func cancel() -> CheckedContinuation<T, any Error>? { take(next: .cancelled) }
+
+    private func take(next: Stage) -> CheckedContinuation<T, any Error>? {
+      stage.withLock { stage in
+        switch stage {
+        case .waiting(let continuation):
+          stage = .resumed
+          return continuation
+        case .arriving:
+          stage = next
+          return nil
+        case .cancelled, .resumed:
+          return nil
+        }
+      }
+    }
+  }
+
+  /// How many tasks wait for the queue now, for tests.
+  var queuedTaskCount: Int { queuedTasks.load(ordering: .relaxed) }
 
   // MARK: Access
 
@@ -153,6 +222,7 @@ final class SerializedDatabase: Sendable {
       guard !isClosed else { return }
       try owner.lending { try connection.close() }
       isClosed = true
+      hasClosed.store(true, ordering: .releasing)
     }
   }
 
@@ -162,7 +232,8 @@ final class SerializedDatabase: Sendable {
   /// database's queue after each closure that committed (a rolled-back transaction reports
   /// nothing), and ``CommittedChanges/everything`` from any thread as soon as a commit by
   /// another connection or process is noticed (see ``noticeOtherConnectionsCommits()``). The
-  /// listener must return quickly and must not wait for this database.
+  /// listener must return quickly and must not wait for this database. Only the first
+  /// listener waits for the queue, to turn change tracking on.
   /// - Returns: the id that ``removeCommitListener(_:)`` takes.
   /// - Throws: `.misuse` once closed; `.readOnly` for a reader.
   func addCommitListener(_ listener: @escaping @Sendable (CommittedChanges) -> Void) throws
@@ -172,6 +243,21 @@ final class SerializedDatabase: Sendable {
       throw SQLiteError(
         extendedCode: .readOnly, message: "a reader connection of a \(ownerName) has no commits")
     }
+    if tracksChanges.load(ordering: .acquiring) {
+      if hasClosed.load(ordering: .acquiring) {
+        throw SQLiteError.misuse("the \(ownerName) is closed")
+      }
+    } else {
+      try turnOnChangeTracking()
+    }
+    return commitListeners.withLock { listeners in
+      listeners.nextID += 1
+      listeners.byID[listeners.nextID] = listener
+      return listeners.nextID
+    }
+  }
+
+  private func turnOnChangeTracking() throws {
     try onQueue {
       if isClosed { throw SQLiteError.misuse("the \(ownerName) is closed") }
       if !tracksChanges.load(ordering: .acquiring) {
@@ -182,11 +268,6 @@ final class SerializedDatabase: Sendable {
         }
         tracksChanges.store(true, ordering: .releasing)
       }
-    }
-    return commitListeners.withLock { listeners in
-      listeners.nextID += 1
-      listeners.byID[listeners.nextID] = listener
-      return listeners.nextID
     }
   }
 
@@ -253,6 +334,22 @@ final class SerializedDatabase: Sendable {
     guard tracksChanges.load(ordering: .acquiring), !isInCheckedWrite.load(ordering: .acquiring)
     else { return }
     try onQueue { try enter { lookForOtherCommits() } }
+  }
+
+  /// Like ``noticeOtherConnectionsCommits()``, the task suspended while it waits for the
+  /// queue.
+  /// - Throws: `.misuse` once closed; `CancellationError` when the task is cancelled first.
+  func noticeOtherConnectionsCommits() async throws {
+    guard tracksChanges.load(ordering: .acquiring), !isInCheckedWrite.load(ordering: .acquiring)
+    else { return }
+    try await async { try self.noticeOtherConnectionsCommits() }
+  }
+
+  /// Like ``otherCommitsSinceLastLook(writes:)``, the task suspended while it waits for the
+  /// queue.
+  /// - Throws: as the blocking form; `CancellationError` when the task is cancelled first.
+  func otherCommitsSinceLastLook(writes: UInt64) async throws -> OtherCommits {
+    try await async { try self.otherCommitsSinceLastLook(writes: writes) }
   }
 
   /// On a reader: whether connections other than the pool's writer committed since this

@@ -15,7 +15,7 @@ extension DatabaseAccess {
   /// while the writer's commits are what start it. Only a ``DatabaseQueue`` or a
   /// ``DatabasePool`` can be observed; another conforming type makes the sequence throw
   /// `SQLiteError` `.misuse`.
-  /// - Parameter fetch: reads the value; it runs once per value, on a dispatch worker thread.
+  /// - Parameter fetch: reads the value; it runs once per value, on the thread of the connection that runs it.
   /// - Returns: the sequence; each iteration of it is an observation of its own.
   public func observe<Value: Sendable>(
     _ fetch: @escaping @Sendable (Connection) throws -> Value
@@ -37,7 +37,8 @@ extension DatabaseAccess {
   /// - Parameters:
   ///   - fetch: reads the value.
   ///   - onError: receives an error thrown by a fetch, after which the observation ends.
-  ///   - onChange: receives each value, one at a time, in order, on a dispatch worker thread.
+  ///   - onChange: receives each value, one at a time, in order, from the observation's
+  ///     task (on a thread of Swift's concurrency pool): return quickly, without blocking.
   /// - Returns: the running observation: it stops when cancelled or released.
   public func observe<Value: Sendable>(
     _ fetch: @escaping @Sendable (Connection) throws -> Value,

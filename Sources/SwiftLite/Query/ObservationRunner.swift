@@ -12,7 +12,8 @@ enum ObservationCounter {
 ///
 /// Commits that arrive while a fetch runs are coalesced into one more fetch: a burst of
 /// writes costs at most two fetches, and the last value always reflects the last commit.
-/// `Sendable`: its state is behind a mutex; the fetches run on dispatch worker threads.
+/// `Sendable`: its state is behind a mutex. The fetches run in a task that waits for the
+/// connection suspended (no thread held), the fetch itself on the connection's own thread.
 final class ObservationRunner<Value: Sendable>: Sendable {
   private let database: any DatabaseAccess
   private let fetch: @Sendable (Connection) throws -> Value
@@ -27,6 +28,8 @@ final class ObservationRunner<Value: Sendable>: Sendable {
     var isFetching = false
     var needsFetch = false
     var isCancelled = false
+    /// The task fetching now, cancelled with the observation.
+    var task: Task<Void, Never>?
   }
 
   init(
@@ -42,8 +45,9 @@ final class ObservationRunner<Value: Sendable>: Sendable {
 
   deinit { ObservationCounter.live.subtract(1, ordering: .relaxed) }
 
-  /// Listens to commits, then fetches the first value. The listener comes first, so no
-  /// commit can fall between the first fetch and the listening.
+  /// Listens to commits, then fetches the first value in a task. The listener comes first,
+  /// so no commit can fall between the first fetch and the listening. Only the first
+  /// listener of a connection waits for its writer (to turn change tracking on).
   func start() {
     let id: UInt64
     do {
@@ -69,7 +73,11 @@ final class ObservationRunner<Value: Sendable>: Sendable {
   func cancel() {
     let id = state.withLock { state in
       state.isCancelled = true
-      defer { state.listenerID = nil }
+      defer {
+        state.listenerID = nil
+        state.task?.cancel()
+        state.task = nil
+      }
       return state.listenerID
     }
     if let id { database.removeCommitListener(id) }
@@ -90,21 +98,34 @@ final class ObservationRunner<Value: Sendable>: Sendable {
     if fetchNow { schedule() }
   }
 
+  /// Starts the fetching task; the caller set `isFetching`, so only one runs at a time.
   private func schedule() {
-    DispatchQueue.global().async { self.run() }
+    let task = Task { await self.run() }
+    let cancelled = state.withLock { state -> Bool in
+      if state.isCancelled { return true }
+      // A task that ended already (isFetching is false again) needs no handle.
+      if state.isFetching { state.task = task }
+      return false
+    }
+    if cancelled { task.cancel() }
   }
 
   /// Fetches until no commit asked for another fetch meanwhile.
-  private func run() {
+  private func run() async {
     while true {
       if state.withLock({ $0.isCancelled }) { return }
-      let result = Result {
+      let result: Result<(Value, Set<String>), any Error>
+      do {
         // Commits of other connections and processes are reported first (to every
         // listener): the read below sees them, and those reported up to here need no
         // fetch after it.
-        try database.noticeOtherConnectionsCommits()
+        try await database.noticeOtherConnectionsCommits()
         state.withLock { $0.needsFetch = false }
-        return try database.read { db in try db.recordingTablesRead { try fetch(db) } }
+        let fetch = self.fetch
+        result = .success(
+          try await database.read { db in try db.recordingTablesRead { try fetch(db) } })
+      } catch {
+        result = .failure(error)
       }
       switch result {
       case .success(let (value, tables)):

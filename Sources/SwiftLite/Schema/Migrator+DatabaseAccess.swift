@@ -1,5 +1,3 @@
-import Dispatch
-
 // A migrator over a DatabaseQueue or a DatabasePool: the same checks and transactions as
 // on a Connection, run on the writing connection outside any transaction
 // (`writeWithoutTransaction`).
@@ -27,19 +25,16 @@ extension Migrator {
     }
   }
 
-  /// Like ``migrate(_:upTo:)``, suspending the task instead of blocking it. A dispatch
-  /// worker thread, not one of the task's, waits for the writer.
+  /// Like ``migrate(_:upTo:)``, suspending the task instead of blocking it: while the writer
+  /// is busy, the task waits without holding a thread; the migrations run on the writer's own
+  /// thread. A task cancelled before they start throws `CancellationError`, and none runs.
   /// - Returns: the names of the migrations applied by this call, in order.
-  /// - Throws: as ``migrate(_:upTo:)``.
+  /// - Throws: as ``migrate(_:upTo:)``; `CancellationError`.
   @discardableResult
   public func migrate(_ database: some DatabaseAccess, upTo target: String? = nil) async throws
     -> [String]
   {
-    try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(with: Result { try self.migrate(database, upTo: target) })
-      }
-    }
+    try await database.writeWithoutTransaction { db in try self.migrate(db, upTo: target) }
   }
 
   /// The migrations the database records as applied, read in a `read` of the queue or pool.

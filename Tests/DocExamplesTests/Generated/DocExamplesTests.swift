@@ -8,17 +8,17 @@ final class DocExamplesTests: XCTestCase {
   func testREADME01() async throws { try await runTwiceInFreshFolder(exampleREADME01) }
   /// README.md, line 81.
   func testREADME02() async throws { try await runTwiceInFreshFolder(exampleREADME02) }
-  /// README.md, line 106.
+  /// README.md, line 109.
   func testREADME03() async throws { try await runTwiceInFreshFolder(exampleREADME03) }
-  /// README.md, line 135.
+  /// README.md, line 138.
   func testREADME04() async throws { try await runTwiceInFreshFolder(exampleREADME04) }
-  /// README.md, line 176.
+  /// README.md, line 179.
   func testREADME05() async throws { try await runTwiceInFreshFolder(exampleREADME05) }
-  /// README.md, line 211.
+  /// README.md, line 214.
   func testREADME06() async throws { try await runTwiceInFreshFolder(exampleREADME06) }
-  /// README.md, line 239.
+  /// README.md, line 242.
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
-  /// README.md, line 281.
+  /// README.md, line 284.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
   /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
   func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
@@ -26,13 +26,13 @@ final class DocExamplesTests: XCTestCase {
   func testChangesets02() async throws { try await runTwiceInFreshFolder(exampleChangesets02) }
   /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 21.
   func testConcurrency01() async throws { try await runTwiceInFreshFolder(exampleConcurrency01) }
-  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 130.
+  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 152.
   func testConcurrency02() async throws { try await runTwiceInFreshFolder(exampleConcurrency02) }
-  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 183.
+  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 205.
   func testConcurrency03() async throws { try await runTwiceInFreshFolder(exampleConcurrency03) }
-  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 217.
+  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 239.
   func testConcurrency04() async throws { try await runTwiceInFreshFolder(exampleConcurrency04) }
-  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 269.
+  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 291.
   func testConcurrency05() async throws { try await runTwiceInFreshFolder(exampleConcurrency05) }
   /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 15.
   func testExistingDatabases01() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases01) }

@@ -185,6 +185,36 @@ func openFileDescriptorCount() -> Int? {
   (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count
 }
 
+/// The number of threads of this process, from `/proc/self/task` (Linux), or `nil` where
+/// there is no such directory.
+func processThreadCount() -> Int? {
+  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
+}
+
+/// Waits for `condition` to hold, yielding the thread between looks (no clock involved).
+func waitUntil(_ condition: () -> Bool) {
+  while !condition() { sched_yield() }
+}
+
+/// Runs `body` in a task and blocks the calling (non-task) thread until it is done.
+/// - Throws: what `body` throws.
+@discardableResult
+func resultOfTask<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+  let result = Locked<Result<T, any Error>?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    do {
+      let value = try await body()
+      result.mutate { $0 = .success(value) }
+    } catch {
+      result.mutate { $0 = .failure(error) }
+    }
+    done.signal()
+  }
+  done.wait()
+  return try result.value!.get()
+}
+
 /// Skips the test where `/proc/self/fd` and `/proc/self/statm` do not exist (not Linux).
 func skipUnlessProcessStatsExist() throws {
   guard openFileDescriptorCount() != nil, residentMemoryBytes() != nil else {
