@@ -20,16 +20,7 @@ struct ChildAggregate<Child: Model>: SubqueryRendering {
     query.orderings = []
     query.limitCount = nil
     query.offsetCount = nil
-    var links = SQL("")
-    for (index, (child, parent)) in zip(relation.childColumns, relation.parentColumns).enumerated()
-    {
-      if index > 0 { links.text += " AND " }
-      links.text +=
-        SQLIdentifier.quote(alias) + "." + SQLIdentifier.quote(inner.columnName(child)) + " = "
-        + SQLIdentifier.quote(context.qualifier) + "."
-        + SQLIdentifier.quote(context.columnName(parent))
-    }
-    query.filters.insert(SQLExpression(links), at: 0)
+    query.filters.insert(relation.link(child: alias, in: inner, toParentIn: context), at: 0)
     var sql = SQL("(")
     sql.append(try query.selectSQL(in: inner, alias: alias))
     sql.text += ")"

@@ -62,6 +62,22 @@ struct Relation: Sendable {
     }
   }
 
+  /// The condition tying the child rows (read as `alias` in `inner`) to the parent row of
+  /// `context`: `alias.fk = parent.key AND ...`, for correlated subqueries.
+  func link(child alias: String, in inner: SQLContext, toParentIn context: SQLContext)
+    -> SQLExpression
+  {
+    var links = SQL("")
+    for (index, (child, parent)) in zip(childColumns, parentColumns).enumerated() {
+      if index > 0 { links.text += " AND " }
+      links.text +=
+        SQLIdentifier.quote(alias) + "." + SQLIdentifier.quote(inner.columnName(child)) + " = "
+        + SQLIdentifier.quote(context.qualifier) + "."
+        + SQLIdentifier.quote(context.columnName(parent))
+    }
+    return SQLExpression(links)
+  }
+
   /// `columns = values`, each value bound; a NULL value matches no row.
   static func matching(_ columns: [String], _ values: [SQLiteValue]) -> SQLExpression {
     if values.contains(where: \.isNull) { return SQLExpression(SQL("0")) }
@@ -88,16 +104,7 @@ struct ChildExistence<Child: Model>: SubqueryRendering {
     var query = children
     query.selection = [SQLExpression(SQL("1"))]
     query.orderings = []
-    var links = SQL("")
-    for (index, (child, parent)) in zip(relation.childColumns, relation.parentColumns).enumerated()
-    {
-      if index > 0 { links.text += " AND " }
-      links.text +=
-        SQLIdentifier.quote(alias) + "." + SQLIdentifier.quote(inner.columnName(child)) + " = "
-        + SQLIdentifier.quote(context.qualifier) + "."
-        + SQLIdentifier.quote(context.columnName(parent))
-    }
-    query.filters.insert(SQLExpression(links), at: 0)
+    query.filters.insert(relation.link(child: alias, in: inner, toParentIn: context), at: 0)
     var sql = SQL("EXISTS (")
     sql.append(try query.selectSQL(in: inner, alias: alias))
     sql.text += ")"
