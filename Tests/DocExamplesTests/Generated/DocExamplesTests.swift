@@ -4,21 +4,21 @@
 import XCTest
 
 final class DocExamplesTests: XCTestCase {
-  /// README.md, line 40.
+  /// README.md, line 44.
   func testREADME01() async throws { try await runTwiceInFreshFolder(exampleREADME01) }
-  /// README.md, line 81.
+  /// README.md, line 85.
   func testREADME02() async throws { try await runTwiceInFreshFolder(exampleREADME02) }
-  /// README.md, line 109.
+  /// README.md, line 113.
   func testREADME03() async throws { try await runTwiceInFreshFolder(exampleREADME03) }
-  /// README.md, line 138.
+  /// README.md, line 142.
   func testREADME04() async throws { try await runTwiceInFreshFolder(exampleREADME04) }
-  /// README.md, line 179.
+  /// README.md, line 183.
   func testREADME05() async throws { try await runTwiceInFreshFolder(exampleREADME05) }
-  /// README.md, line 214.
+  /// README.md, line 218.
   func testREADME06() async throws { try await runTwiceInFreshFolder(exampleREADME06) }
-  /// README.md, line 242.
+  /// README.md, line 246.
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
-  /// README.md, line 284.
+  /// README.md, line 288.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
   /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
   func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
