@@ -135,6 +135,33 @@ private func fuzzRowDecoder(_ bytes: [UInt8]) {
   }
 }
 
+/// Changeset bytes: whatever they hold, reading, inverting and applying them gives a
+/// result or a typed error, never a crash or a hang, and a failed apply changes nothing.
+private func fuzzChangeset(_ bytes: [UInt8]) {
+  let db = database()
+  let changeset = Changeset(data: Data(bytes))
+  _ = try? changeset.changes()
+  _ = try? changeset.inverted()
+  _ = try? changeset.concatenated(with: changeset)
+  let before = try? db.scalar(Int.self, "SELECT count(*) FROM t")
+  do {
+    try db.apply(changeset) { _ in .omit }
+  } catch {
+    let after = try? db.scalar(Int.self, "SELECT count(*) FROM t")
+    check(before == after, "a failed apply changed the table: \(error)")
+  }
+  _ = try? db.execute("DELETE FROM t")
+}
+
+/// Schema snapshot files: any bytes read as a snapshot give one or a typed error.
+private func fuzzSnapshot(_ bytes: [UInt8]) {
+  guard let snapshot = try? SchemaSnapshot(jsonData: Data(bytes)) else { return }
+  // What reads back writes back to the same snapshot.
+  if let data = try? snapshot.jsonData() {
+    check((try? SchemaSnapshot(jsonData: data)) != nil, "a snapshot's own JSON does not read")
+  }
+}
+
 private let target = ProcessInfo.processInfo.environment["SWIFTLITE_FUZZ_TARGET"] ?? "date"
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -146,6 +173,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   case "fts": fuzzFullTextQuery(text)
   case "sql": fuzzSQLShape(text)
   case "decoder": fuzzRowDecoder(bytes)
+  case "changeset": fuzzChangeset(bytes)
+  case "snapshot": fuzzSnapshot(bytes)
   default: check(false, "unknown SWIFTLITE_FUZZ_TARGET \(target)")
   }
   return 0

@@ -3,7 +3,7 @@
 # and runs each for a while. A crash stops the script with its input saved as
 # .build/fuzz/crash-<target>-*; turn each into a regression test.
 #
-#   Scripts/fuzz.sh [seconds per target, default 20] [targets, default: date fts sql decoder]
+#   Scripts/fuzz.sh [seconds per target, default 20] [targets, default: all six]
 #
 # With FUZZ_RUNS=N each target runs N inputs from seed 1 instead (what CI does, so that a
 # run is the same on every machine).
@@ -12,7 +12,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(date fts sql decoder)
+[ ${#targets[@]} -gt 0 ] || targets=(date fts sql decoder changeset snapshot)
 out=.build/fuzz
 mkdir -p "$out"
 binary="$out/swiftlite-fuzz"

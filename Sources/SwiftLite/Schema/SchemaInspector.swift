@@ -1,7 +1,7 @@
 /// Reads a table's schema from the database with SQLite's pragmas (`table_xinfo`,
 /// `index_list`, `index_info`, `foreign_key_list`), all in one statement, never by parsing
 /// the column definitions; only the table options `STRICT` and `WITHOUT ROWID` are read
-/// from the end of the CREATE statement (``TableOptions``), which `PRAGMA table_list` would
+/// from the end of the CREATE statement (`TableOptions`), which `PRAGMA table_list` would
 /// find by walking every table. See <https://sqlite.org/pragma.html>.
 ///
 /// Works on any `Connection`, so inside a ``DatabaseQueue`` closure too.
