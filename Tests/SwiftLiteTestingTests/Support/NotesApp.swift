@@ -80,7 +80,7 @@ enum NotesApp {
     return migrator
   }
 
-  /// Today's migrator, written as the issue writes it: Note in both model steps.
+  /// Today's migrator, as an app writes it: Note in both model steps.
   static func today(snapshots: MigrationSnapshots?) -> Migrator {
     var migrator = Migrator()
     migrator.snapshots = snapshots

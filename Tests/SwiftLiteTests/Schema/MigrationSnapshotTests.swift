@@ -88,7 +88,8 @@ final class MigrationSnapshotTests: SQLiteTestCase {
     ])
   }
 
-  /// The app's migrator today, as the issue writes it.
+  /// The app's migrator today: a model step, an SQL step written against the first shape,
+  /// then the model again.
   private func todaysMigrator(snapshots: MigrationSnapshots?) -> Migrator {
     var migrator = Migrator()
     migrator.snapshots = snapshots

@@ -114,7 +114,8 @@ final class FullTextIndexMigrationTests: ModelTestCase {
     assertIndexMatchesContent(db)
   }
 
-  /// The bug of issue 14: the rename failed with `no such column: new.body`.
+  /// Renaming an indexed column used to fail the rebuild with `no such column: new.body`:
+  /// the index's triggers still named the old column.
   func testRenamingAnIndexedColumnCarriesTheIndex() throws {
     let db = try open()
     try seed(db)
