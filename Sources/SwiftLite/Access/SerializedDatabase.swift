@@ -22,39 +22,39 @@ final class SerializedDatabase: Sendable {
   let role: Role
   /// The public type's name, for messages (`"DatabaseQueue"`, `"DatabasePool"`).
   let ownerName: String
-  private let dispatchQueue: DispatchQueue
+  let dispatchQueue: DispatchQueue
   // Only ever touched on `dispatchQueue`, which serializes every use.
-  nonisolated(unsafe) private let connection: Connection
+  nonisolated(unsafe) let connection: Connection
   nonisolated(unsafe) private var readDepth = 0
   /// How many closures are running, nested one in another.
   nonisolated(unsafe) private var depth = 0
-  nonisolated(unsafe) private var isClosed = false
+  nonisolated(unsafe) var isClosed = false
   /// Who left a transaction open when no closure runs, for the next write's error.
   nonisolated(unsafe) private var openTransactionOrigin: String?
   /// The schema version a reader last saw: when it changes, model tables are checked again.
   nonisolated(unsafe) private var schemaVersion: Int?
-  private let owner: ConnectionOwner
+  let owner: ConnectionOwner
   private let token = Token()
   /// Whether the connection tracks what its transactions change (turned on by the first
   /// commit listener, and left on).
-  private let tracksChanges = Atomic<Bool>(false)
+  let tracksChanges = Atomic<Bool>(false)
   /// Who hears about what each committed transaction changed, by registration id.
-  private let commitListeners = Mutex(CommitListeners())
+  let commitListeners = Mutex(CommitListeners())
   /// How many outermost write closures started: bumped before each one, so that any commit
   /// this connection makes comes after a bump (see ``otherCommitsSinceLastLook(writes:)``).
-  private let writesStarted = Atomic<UInt64>(0)
+  let writesStarted = Atomic<UInt64>(0)
   /// ``isClosed``, readable off the queue.
-  private let hasClosed = Atomic<Bool>(false)
+  let hasClosed = Atomic<Bool>(false)
   /// How many tasks wait for the queue (see ``queuedTaskCount``).
-  private let queuedTasks = Atomic<Int>(0)
+  let queuedTasks = Atomic<Int>(0)
   /// Whether a write transaction runs whose start looked for other connections' commits:
   /// until it ends, no other connection can commit.
-  private let isInCheckedWrite = Atomic<Bool>(false)
+  let isInCheckedWrite = Atomic<Bool>(false)
   /// `PRAGMA data_version` of each database when this connection last read them (they
   /// change when another connection commits), with the writer's ``writesStarted`` read just before (readers).
-  nonisolated(unsafe) private var seenDataVersion: (version: [String: Int], writes: UInt64)?
+  nonisolated(unsafe) var seenDataVersion: (version: [String: Int], writes: UInt64)?
 
-  private struct CommitListeners {
+  struct CommitListeners {
     var byID: [UInt64: @Sendable (CommittedChanges) -> Void] = [:]
     var nextID: UInt64 = 0
   }
@@ -94,7 +94,7 @@ final class SerializedDatabase: Sendable {
   /// Whether the caller runs inside one of this database's closures.
   var isOnQueue: Bool { Self.current == ObjectIdentifier(token) }
 
-  private func onQueue<T>(_ body: () throws -> T) rethrows -> T {
+  func onQueue<T>(_ body: () throws -> T) rethrows -> T {
     if isOnQueue { return try body() }
     return try dispatchQueue.sync(execute: body)
   }
@@ -102,7 +102,7 @@ final class SerializedDatabase: Sendable {
   /// Runs `body` on the queue after the closures queued before it, the task suspended
   /// meanwhile (no thread waits). A task cancelled before `body` starts gets
   /// `CancellationError` at once, and `body` never runs.
-  private func async<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  func async<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try Task.checkCancellation()
     let run = PendingRun<T>()
     return try await withTaskCancellationHandler {
@@ -226,151 +226,9 @@ final class SerializedDatabase: Sendable {
     }
   }
 
-  // MARK: Commits
-
-  /// Registers `listener` to receive what committed transactions changed: on this
-  /// database's queue after each closure that committed (a rolled-back transaction reports
-  /// nothing), and ``CommittedChanges/everything`` from any thread as soon as a commit by
-  /// another connection or process is noticed (see ``noticeOtherConnectionsCommits()``). The
-  /// listener must return quickly and must not wait for this database. Only the first
-  /// listener waits for the queue, to turn change tracking on.
-  /// - Returns: the id that ``removeCommitListener(_:)`` takes.
-  /// - Throws: `.misuse` once closed; `.readOnly` for a reader.
-  func addCommitListener(_ listener: @escaping @Sendable (CommittedChanges) -> Void) throws
-    -> UInt64
-  {
-    if role == .reader {
-      throw SQLiteError(
-        extendedCode: .readOnly, message: "a reader connection of a \(ownerName) has no commits")
-    }
-    if tracksChanges.load(ordering: .acquiring) {
-      if hasClosed.load(ordering: .acquiring) {
-        throw SQLiteError.misuse("the \(ownerName) is closed")
-      }
-    } else {
-      try turnOnChangeTracking()
-    }
-    return commitListeners.withLock { listeners in
-      listeners.nextID += 1
-      listeners.byID[listeners.nextID] = listener
-      return listeners.nextID
-    }
-  }
-
-  private func turnOnChangeTracking() throws {
-    try onQueue {
-      if isClosed { throw SQLiteError.misuse("the \(ownerName) is closed") }
-      if !tracksChanges.load(ordering: .acquiring) {
-        owner.lending {
-          connection.startTrackingChanges()
-          // Other connections' commits count from here on.
-          seenDataVersion = (try? readDataVersion()).map { ($0, 0) }
-        }
-        tracksChanges.store(true, ordering: .releasing)
-      }
-    }
-  }
-
-  /// Unregisters a listener; unknown ids are ignored. Safe from any thread.
-  func removeCommitListener(_ id: UInt64) {
-    _ = commitListeners.withLock { $0.byID.removeValue(forKey: id) }
-  }
-
-  /// The number of commit listeners registered now.
-  var commitListenerCount: Int { commitListeners.withLock { $0.byID.count } }
-
-  /// Whether the connection tracks what its transactions change. Safe from any thread.
-  var isTrackingChanges: Bool { tracksChanges.load(ordering: .acquiring) }
-
-  /// How many outermost write closures started so far. Safe from any thread.
-  var writeCount: UInt64 { writesStarted.load(ordering: .acquiring) }
-
-  /// Hands `changes` to the listeners.
-  private func notify(_ changes: CommittedChanges) {
-    for listener in commitListeners.withLock({ Array($0.byID.values) }) { listener(changes) }
-  }
-
-  /// Hands what the commits of the closure that just ended changed to the listeners.
-  private func notifyCommits() {
-    guard tracksChanges.load(ordering: .relaxed) else { return }
-    let changes = connection.takeCommittedChanges()
-    guard !changes.isEmpty else { return }
-    notify(changes)
-  }
-
-  /// `PRAGMA data_version` of the main database and of each attached one, by schema name:
-  /// it changes when a connection other than this one commits to any of their files (a
-  /// database attached or detached changes it too). Housekeeping, hidden from the trace.
-  private func readDataVersion() throws -> [String: Int] {
-    try connection.withTraceSuppressed {
-      var versions: [String: Int] = [:]
-      // `temp` is private to this connection: no one else commits to it.
-      for name in connection.schemaNames where name != "temp" {
-        let pragma = "PRAGMA " + SQLIdentifier.quote(name) + ".data_version"
-        versions[name] = try connection.scalar(Int.self, pragma) ?? 0
-      }
-      return versions
-    }
-  }
-
-  /// On the writer's queue: tells the listeners when another connection or process
-  /// committed since this connection last looked. A failed look counts as a commit.
-  private func lookForOtherCommits() {
-    guard tracksChanges.load(ordering: .relaxed) else { return }
-    guard let version = try? readDataVersion() else {
-      notify(.everything)
-      return
-    }
-    if seenDataVersion?.version != version { notify(.everything) }
-    seenDataVersion = (version, 0)
-  }
-
-  /// Makes sure that the commits of other connections and processes up to now have been
-  /// reported to the listeners (as ``CommittedChanges/everything``), on the writer: a write
-  /// transaction that runs now has looked already (no one else can commit until it ends);
-  /// otherwise this waits for the queue and looks.
-  /// - Throws: `.misuse` once closed.
-  func noticeOtherConnectionsCommits() throws {
-    guard tracksChanges.load(ordering: .acquiring), !isInCheckedWrite.load(ordering: .acquiring)
-    else { return }
-    try onQueue { try enter { lookForOtherCommits() } }
-  }
-
-  /// Like ``noticeOtherConnectionsCommits()``, the task suspended while it waits for the
-  /// queue.
-  /// - Throws: `.misuse` once closed; `CancellationError` when the task is cancelled first.
-  func noticeOtherConnectionsCommits() async throws {
-    guard tracksChanges.load(ordering: .acquiring), !isInCheckedWrite.load(ordering: .acquiring)
-    else { return }
-    try await async { try self.noticeOtherConnectionsCommits() }
-  }
-
-  /// Like ``otherCommitsSinceLastLook(writes:)``, the task suspended while it waits for the
-  /// queue.
-  /// - Throws: as the blocking form; `CancellationError` when the task is cancelled first.
-  func otherCommitsSinceLastLook(writes: UInt64) async throws -> OtherCommits {
-    try await async { try self.otherCommitsSinceLastLook(writes: writes) }
-  }
-
-  /// On a reader: whether connections other than the pool's writer committed since this
-  /// reader last looked. `writes` is the writer's ``writeCount``, read before this call: when
-  /// it did not move, the writer made no commit in between, and any change is another's.
-  /// - Throws: `.misuse` once closed; `SQLiteError` from the pragma.
-  func otherCommitsSinceLastLook(writes: UInt64) throws -> OtherCommits {
-    try onQueue {
-      try enter {
-        let version = try readDataVersion()
-        defer { seenDataVersion = (version, writes) }
-        guard let seen = seenDataVersion else { return .unknown }
-        if seen.version == version { return .none }
-        return seen.writes == writes ? .some : .unknown
-      }
-    }
-  }
-
   // MARK: On the queue
 
-  private func enter<T>(_ body: () throws -> T) throws -> T {
+  func enter<T>(_ body: () throws -> T) throws -> T {
     if isClosed { throw SQLiteError.misuse("the \(ownerName) is closed") }
     // Listeners hear of commits once the outermost closure is over, whether it returned
     // or threw (an earlier statement of writeWithoutTransaction may have committed).
