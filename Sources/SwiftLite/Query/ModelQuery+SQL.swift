@@ -23,12 +23,7 @@ extension ModelQuery: SubqueryRendering {
 
   /// The default selection: every stored property, read under its property name.
   static func modelSelection(_ mapping: TableMapping?) -> String {
-    guard let mapping else { return "*" }
-    return zip(mapping.columns, mapping.properties).map { column, property in
-      column == property
-        ? SQLIdentifier.quote(column)
-        : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
-    }.joined(separator: ", ")
+    mapping?.selectionList ?? "*"
   }
 
   /// `SELECT ...` of this query, in `context` (whose mapping is this model's table).

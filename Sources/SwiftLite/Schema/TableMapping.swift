@@ -236,3 +236,15 @@ private enum ValueKind {
     return "declare the property as " + types + ", or read the column with SQL of your own"
   }
 }
+
+extension TableMapping {
+  /// Every column, each under its property's name (`"col" AS "prop"` where the two differ,
+  /// in case only): the select list that reads rows as the model.
+  var selectionList: String {
+    zip(columns, properties).map { column, property in
+      column == property
+        ? SQLIdentifier.quote(column)
+        : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
+    }.joined(separator: ", ")
+  }
+}

@@ -134,16 +134,6 @@ extension Connection {
   /// ` RETURNING` of every column, each under its property's name (kept by the table).
   static func returning(_ table: ModelTable) -> String { table.returningClause }
 
-  /// ` RETURNING` of every column of a mapping, each under its property's name.
-  static func returning(_ mapping: TableMapping) -> String {
-    " RETURNING "
-      + zip(mapping.columns, mapping.properties).map { column, property in
-        column == property
-          ? SQLIdentifier.quote(column)
-          : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
-      }.joined(separator: ", ")
-  }
-
   /// Refuses `RETURNING` where SQLite has none.
   static func checkReturning(_ table: ModelTable) throws {
     guard sqliteVersionNumber < 3_035_000 else { return }

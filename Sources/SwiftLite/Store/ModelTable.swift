@@ -41,9 +41,8 @@ final class ModelTable {
   let findSQL: String
   let keyCondition: String
   let quotedName: String
-  /// ` RETURNING` of every column under its property's name (see `insertAndFetch`), made
-  /// once.
-  lazy var returningClause = Connection.returning(mapping)
+  /// ` RETURNING` of every column under its property's name (see `insertAndFetch`).
+  let returningClause: String
 
   /// The table of `model`, mapped by `mapping`; `slots` from ``mappedSlots(_:properties:)``.
   convenience init<M: Model>(_ model: M.Type, mapping: TableMapping, slots: ColumnMap?) {
@@ -128,11 +127,8 @@ final class ModelTable {
     let columnList = quoted.joined(separator: ", ")
     // A column named differently from its property (in case only) is read under the
     // property's name.
-    let selected = zip(mapping.columns, names).map { column, property in
-      column == property
-        ? SQLIdentifier.quote(column)
-        : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
-    }
+    let selected = mapping.selectionList
+    returningClause = " RETURNING " + selected
     // A NULL for a NOT NULL column with a DEFAULT means the default: an insert writes
     // the default expression (as SQLite would for a column left out), an update keeps the
     // stored value. So one statement serves every model, whichever properties are nil.
@@ -140,7 +136,7 @@ final class ModelTable {
     let placeholders = names.indices.map { index in
       defaults[index].map { "coalesce(?, " + $0 + ")" } ?? "?"
     }.joined(separator: ", ")
-    selectSQL = "SELECT " + selected.joined(separator: ", ") + " FROM " + quotedName
+    selectSQL = "SELECT " + selected + " FROM " + quotedName
     insertSQL = "INSERT INTO " + quotedName + " (" + columnList + ") VALUES (" + placeholders + ")"
     let keyList = keyPositions.map { quoted[$0] }.joined(separator: ", ")
     let assignments = otherPositions.map { index in
