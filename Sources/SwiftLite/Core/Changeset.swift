@@ -189,8 +189,9 @@ public struct Changeset: Sendable, Hashable {
       var finalized = false
       defer { if !finalized { _ = api.finalize(iterator) } }
       var code = api.next(iterator)
-      // The key flags are the same for every change of a table: read once per table.
-      var lastTable: UnsafePointer<CChar>?
+      // The key flags are the same for every change of a table: read once per table. The
+      // name is compared by its bytes: SQLite hands every table's name in one reused buffer.
+      var lastTable: [CChar] = []
       var lastHeader: Header?
       while code == SQLITE_ROW {
         var name: UnsafePointer<CChar>?
@@ -199,7 +200,8 @@ public struct Changeset: Sendable, Hashable {
         var indirect: Int32 = 0
         try check(api.operation(iterator, &name, &columns, &operation, &indirect), "bad change")
         let header: Header
-        if let last = lastHeader, name == lastTable, last.columnCount == Int(columns),
+        if let last = lastHeader, let name, strcmp(name, lastTable) == 0,
+          last.columnCount == Int(columns),
           last.operation.code == operation, last.isIndirect == (indirect != 0)
         {
           header = last
@@ -214,8 +216,8 @@ public struct Changeset: Sendable, Hashable {
           header = Header(
             table: String(cString: name), columnCount: Int(columns), operation: kind,
             isIndirect: indirect != 0, primaryKey: key)
+          lastTable = Array(UnsafeBufferPointer(start: name, count: strlen(name) + 1))
         }
-        lastTable = name
         lastHeader = header
         try body(iterator, header)
         code = api.next(iterator)

@@ -16,7 +16,7 @@
     for (index, name) in names.enumerated() {
       let exact = ExactText(name)
       if positions[exact] == nil { positions[exact] = index }
-      let lowered = ExactText(Self.asciiLowercased(name))
+      let lowered = ExactText(SQLName.asciiLowercased(name))
       if folded[lowered] == nil { folded[lowered] = index }
     }
     self.positions = positions
@@ -27,14 +27,7 @@
   /// bytes, ASCII letters without regard to case, other letters as they are (`"caf\u{E9}"`
   /// and `"cafe\u{301}"` are two names, `"\u{C9}t\u{E9}"` and `"\u{E9}t\u{E9}"` too).
   @usableFromInline func index(of name: String) -> Int? {
-    positions[ExactText(name)] ?? foldedPositions[ExactText(Self.asciiLowercased(name))]
-  }
-
-  /// The name with its ASCII capital letters lowercased, every other byte kept.
-  private static func asciiLowercased(_ name: String) -> String {
-    guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
-    return String(
-      decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    positions[ExactText(name)] ?? foldedPositions[ExactText(SQLName.asciiLowercased(name))]
   }
 }
 

@@ -69,7 +69,7 @@ extension Connection {
         try SQLiteError.check(code, connection.handle)
         // The update hook misses WITHOUT ROWID tables: every table of the changeset counts.
         connection.tableActivity.noteRun(
-          writes: Set(tables.keys.map { $0.lowercased() }), changesSchema: false,
+          writes: Set(tables.keys.map { SQLName.asciiLowercased($0.name) }), changesSchema: false,
           inTransaction: sqlite3_get_autocommit(connection.handle) == 0)
       }
       if isInTransaction {
@@ -81,11 +81,11 @@ extension Connection {
   }
 
   /// Walks the changeset's bytes and checks each of its tables against this database.
-  /// - Returns: the tables, by lowercased name.
-  private func checkedTables(of changeset: Changeset) throws -> [String: SessionTableInfo] {
-    var tables: [String: SessionTableInfo] = [:]
+  /// - Returns: the tables, by name.
+  private func checkedTables(of changeset: Changeset) throws -> [SQLName: SessionTableInfo] {
+    var tables: [SQLName: SessionTableInfo] = [:]
     for header in try Changeset.validateFraming(changeset.data) {
-      let key = header.name.lowercased()
+      let key = SQLName(header.name)
       if let known = tables[key] {
         guard known.columns.count == header.columnCount else {
           throw ChangesetError.schemaMismatch(
@@ -133,7 +133,7 @@ extension ChangesetError.UnrecordableReason {
 /// The state of one apply, handed to the C conflict callback.
 private final class ApplyContext {
   let api: SessionAPI
-  let tables: [String: SessionTableInfo]
+  let tables: [SQLName: SessionTableInfo]
   let handler: (ChangesetConflict) throws -> ChangesetConflict.Resolution
   /// The first error: the handler's, or an answer SQLite does not allow.
   var error: (any Error)?
@@ -141,7 +141,7 @@ private final class ApplyContext {
   var aborted: ChangesetConflict?
 
   init(
-    api: SessionAPI, tables: [String: SessionTableInfo],
+    api: SessionAPI, tables: [SQLName: SessionTableInfo],
     handler: @escaping (ChangesetConflict) throws -> ChangesetConflict.Resolution
   ) {
     self.api = api
@@ -213,7 +213,7 @@ private final class ApplyContext {
     let hasCurrent = kind == .data || kind == .conflict
     return ChangesetConflict(
       kind: kind, table: table, operation: operation,
-      columns: tables[table.lowercased()]?.columns ?? [], primaryKey: header.primaryKey,
+      columns: tables[SQLName(table)]?.columns ?? [], primaryKey: header.primaryKey,
       old: operation == .insert ? nil : try Changeset.values(api.old, iterator, header),
       new: operation == .delete ? nil : try Changeset.values(api.new, iterator, header),
       current: hasCurrent ? try Changeset.values(api.conflict, iterator, header) : nil,

@@ -99,10 +99,10 @@ public final class Session {
   ///   attached then); ``ChangesetError/sessionClosed``; `SQLiteError`.
   public func attachAllTables(except excluded: Set<String> = []) throws {
     let handle = try openHandle()
-    let skipped = Set(excluded.map { $0.lowercased() })
+    let skipped = Set(excluded.map(SQLName.init))
     var recordable: [SessionTableInfo] = []
     for name in try SessionTableInfo.ordinaryTables(connection.handle)
-    where !skipped.contains(name.lowercased()) {
+    where !skipped.contains(SQLName(name)) {
       switch SessionTableInfo.read(name, connection.handle) {
       case .success(let info): recordable.append(info)
       case .failure(let error): throw error
@@ -110,7 +110,7 @@ public final class Session {
     }
     for info in recordable where info.keyCanBeNull { try watchNullKeys(info) }
     let filter = SessionTableFilter(
-      db: connection.handle, excluded: skipped, known: Set(recordable.map { $0.name.lowercased() }))
+      db: connection.handle, excluded: skipped, known: Set(recordable.map { SQLName($0.name) }))
     self.filter = filter
     api.tableFilter(handle, sessionTableFilterCallback, Unmanaged.passUnretained(filter).toOpaque())
     try SQLiteError.check(api.attach(handle, nil), connection.handle)

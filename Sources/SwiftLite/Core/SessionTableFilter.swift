@@ -5,23 +5,23 @@ import Foundation
 /// until it says yes; the answers are kept, so each table is looked up once.
 final class SessionTableFilter {
   private let db: OpaquePointer
-  private let excluded: Set<String>
-  /// The tables that existed when all were attached (lowercased).
-  private let known: Set<String>
-  private var answers: [String: Bool] = [:]
+  private let excluded: Set<SQLName>
+  /// The tables that existed when all were attached.
+  private let known: Set<SQLName>
+  private var answers: [SQLName: Bool] = [:]
   /// Tables met later that are recorded.
   private(set) var lateTables: [String] = []
   /// Tables met later that cannot be recorded (no primary key).
   private(set) var unrecordable: [String] = []
 
-  init(db: OpaquePointer, excluded: Set<String>, known: Set<String>) {
+  init(db: OpaquePointer, excluded: Set<SQLName>, known: Set<SQLName>) {
     self.db = db
     self.excluded = excluded
     self.known = known
   }
 
   func shouldRecord(_ table: String) -> Bool {
-    let key = table.lowercased()
+    let key = SQLName(table)
     if let answer = answers[key] { return answer }
     let answer: Bool
     if excluded.contains(key) {

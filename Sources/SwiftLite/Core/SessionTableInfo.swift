@@ -24,7 +24,7 @@ struct SessionTableInfo {
   /// The table's description, or why a session cannot record it.
   static func read(_ table: String, _ db: OpaquePointer) -> Result<SessionTableInfo, ChangesetError>
   {
-    let lowered = table.lowercased()
+    let lowered = SQLName.asciiLowercased(table)
     if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("swiftlite_") {
       return .failure(.tableNotRecordable(table: table, reason: .internalTable))
     }

@@ -7,8 +7,8 @@ import Foundation
 ///
 /// The connection owns it, and so do the statements of its ``Connection/prepare(_:)``,
 /// which report what they change when they run; SQLite's callbacks get it, unretained, as
-/// their context. It is used on the connection's thread only. Table names are lowercased,
-/// as SQLite compares them.
+/// their context. It is used on the connection's thread only. Table names have their ASCII
+/// letters lowercased, as SQLite compares them (``SQLName``).
 final class TableActivity {
   /// Whether the authorizer is installed: statements prepared now learn their tables.
   var tracksReads = false

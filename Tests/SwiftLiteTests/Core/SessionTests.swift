@@ -330,3 +330,81 @@ final class SessionTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(Set(ids), [.text("a"), .text("c")])
   }
 }
+
+/// Table names are compared as SQLite compares them: ASCII letters without regard to case,
+/// every other character by its bytes.
+final class SessionTableNameTests: TemporaryDirectoryTestCase {
+  func testExcludingATableDoesNotExcludeItsNonASCIILowercaseTwin() throws {
+    try XCTSkipUnless(Connection.isSessionExtensionAvailable, "no session extension here")
+    let source = try open("names-source.sqlite")
+    defer { try? source.close() }
+    // Two tables to SQLite: "Ä" and "ä" differ (its names fold ASCII letters only), and so
+    // do the NFC and NFD spellings of "é".
+    try source.execute(
+      """
+      CREATE TABLE "Ä"(id INTEGER PRIMARY KEY, v);
+      CREATE TABLE "ä"(id INTEGER PRIMARY KEY, v);
+      CREATE TABLE "caf\u{E9}"(id INTEGER PRIMARY KEY, v);
+      CREATE TABLE "cafe\u{301}"(id INTEGER PRIMARY KEY, v);
+      """)
+    let session = try Session(on: source)
+    defer { try? session.close() }
+    try session.attachAllTables(except: ["Ä", "caf\u{E9}"])
+    try source.execute(
+      """
+      INSERT INTO "Ä" VALUES (1, 'skipped');
+      INSERT INTO "ä" VALUES (1, 'kept');
+      INSERT INTO "caf\u{E9}" VALUES (1, 'skipped');
+      INSERT INTO "cafe\u{301}" VALUES (1, 'kept');
+      """)
+    let tables = try session.changeset().changes().map { Array($0.table.utf8) }
+    XCTAssertEqual(Set(tables), [Array("ä".utf8), Array("cafe\u{301}".utf8)])
+  }
+
+  func testEachChangeNamesItsOwnTableWhenTablesHaveTheSameShape() throws {
+    try XCTSkipUnless(Connection.isSessionExtensionAvailable, "no session extension here")
+    let source = try open("shapes-source.sqlite")
+    defer { try? source.close() }
+    try source.execute(
+      """
+      CREATE TABLE a(id INTEGER PRIMARY KEY, v);
+      CREATE TABLE b(id INTEGER PRIMARY KEY, v);
+      """)
+    let session = try Session(on: source)
+    defer { try? session.close() }
+    try session.attach("a")
+    try session.attach("b")
+    try source.execute("INSERT INTO a VALUES (1, 'in a'); INSERT INTO b VALUES (1, 'in b');")
+    let changes = try session.changeset().changes()
+    XCTAssertEqual(changes.map(\.table), ["a", "b"])
+    XCTAssertEqual(changes.map { $0.new?[1] }, ["in a", "in b"])
+  }
+
+  func testAChangesetOverTwoTablesWhoseNamesDifferOnlyBeyondASCIIApplies() throws {
+    try XCTSkipUnless(Connection.isSessionExtensionAvailable, "no session extension here")
+    let schema = """
+      CREATE TABLE "Ä"(id INTEGER PRIMARY KEY, v);
+      CREATE TABLE "ä"(id INTEGER PRIMARY KEY, a, b);
+      """
+    let source = try open("twins-source.sqlite")
+    let target = try open("twins-target.sqlite")
+    defer {
+      try? source.close()
+      try? target.close()
+    }
+    try source.execute(schema)
+    try target.execute(schema)
+    let session = try Session(on: source)
+    try session.attachAllTables()
+    try source.execute(
+      """
+      INSERT INTO "Ä" VALUES (1, 'upper');
+      INSERT INTO "ä" VALUES (1, 'lower', 'b');
+      """)
+    let changeset = try session.changeset()
+    try session.close()
+    try target.apply(changeset)
+    XCTAssertEqual(try target.scalar(String.self, #"SELECT v FROM "Ä""#), "upper")
+    XCTAssertEqual(try target.scalar(String.self, #"SELECT a || b FROM "ä""#), "lowerb")
+  }
+}
