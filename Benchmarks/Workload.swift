@@ -28,7 +28,7 @@ struct Workload: Sendable {
 enum Workloads {
   static var all: [Workload] {
     core + models + mapped + mixed + codableFloor + access + memory + query + eager + changesets
-      + catalogue
+      + catalogue + launch
   }
 }
 
