@@ -44,8 +44,15 @@ let path = arguments[2]
 let writer = arguments[3]
 
 do {
+  // Three processes take turns at one write lock: on a loaded machine a writer can wait
+  // longer than the default 5 seconds (SQLite's busy wait is not a queue), so the tests
+  // give it a minute.
+  var options = OpenOptions()
+  options.busyTimeout = 60
   let database: any DatabaseAccess =
-    arguments[1] == "pool" ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
+    arguments[1] == "pool"
+    ? try DatabasePool(path: path, options: options)
+    : try DatabaseQueue(path: path, options: options)
   for n in 0..<count {
     try database.write { db in
       try db.run("INSERT INTO event(writer, n) VALUES (?, ?)", [writer, n])

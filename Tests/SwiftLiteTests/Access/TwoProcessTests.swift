@@ -27,8 +27,14 @@ final class TwoProcessTests: SQLiteTestCase {
       children.append((process, errors))
     }
     // This process writes beside them.
+    // As the helper does: a minute's busy timeout, so a loaded machine cannot make a
+    // writer give up while the others take turns at the lock.
+    var options = OpenOptions()
+    options.busyTimeout = 60
     let database: any DatabaseAccess =
-      mode == "pool" ? try DatabasePool(path: file) : try DatabaseQueue(path: file)
+      mode == "pool"
+      ? try DatabasePool(path: file, options: options)
+      : try DatabaseQueue(path: file, options: options)
     for n in 0..<rowsPerWriter {
       try database.write { db in
         try db.run("INSERT INTO event(writer, n) VALUES ('parent', ?)", [n])
