@@ -16,7 +16,7 @@
     for (index, name) in names.enumerated() {
       let exact = ExactText(name)
       if positions[exact] == nil { positions[exact] = index }
-      let lowered = ExactText(SQLName.asciiLowercased(name))
+      let lowered = name.asciiCaseFolded
       if folded[lowered] == nil { folded[lowered] = index }
     }
     self.positions = positions
@@ -27,7 +27,7 @@
   /// bytes, ASCII letters without regard to case, other letters as they are (`"caf\u{E9}"`
   /// and `"cafe\u{301}"` are two names, `"\u{C9}t\u{E9}"` and `"\u{E9}t\u{E9}"` too).
   @usableFromInline func index(of name: String) -> Int? {
-    positions[ExactText(name)] ?? foldedPositions[ExactText(SQLName.asciiLowercased(name))]
+    positions[ExactText(name)] ?? foldedPositions[name.asciiCaseFolded]
   }
 }
 

@@ -69,7 +69,7 @@ extension Connection {
         try SQLiteError.check(code, connection.handle)
         // The update hook misses WITHOUT ROWID tables: every table of the changeset counts.
         connection.tableActivity.noteRun(
-          writes: Set(tables.keys.map { SQLName.asciiLowercased($0.name) }), changesSchema: false,
+          writes: Set(tables.keys.map { $0.name.asciiCaseFolded.string }), changesSchema: false,
           inTransaction: sqlite3_get_autocommit(connection.handle) == 0)
       }
       if isInTransaction {

@@ -129,11 +129,11 @@ private func authorizerCallback(
   switch action {
   case SQLITE_READ:
     if activity.preparingReads != nil {
-      activity.preparingReads?.insert(SQLName.asciiLowercased(String(cString: first)))
+      activity.preparingReads?.insert(String(cString: first).asciiCaseFolded.string)
     }
   case SQLITE_INSERT, SQLITE_UPDATE:
     if activity.preparingWrites != nil {
-      activity.preparingWrites?.insert(SQLName.asciiLowercased(String(cString: first)))
+      activity.preparingWrites?.insert(String(cString: first).asciiCaseFolded.string)
     }
   case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW,
     SQLITE_DROP_VTABLE:
@@ -143,7 +143,7 @@ private func authorizerCallback(
     SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TRIGGER, SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE:
     if activity.preparingReads != nil { activity.preparingSchemaChange = true }
   case SQLITE_DELETE:
-    let table = SQLName.asciiLowercased(String(cString: first))
+    let table = String(cString: first).asciiCaseFolded.string
     if activity.preparingWrites != nil { activity.preparingWrites?.insert(table) }
     // The delete that a DROP asks for right after its own action code is the drop itself:
     // SQLITE_IGNORE would skip the drop, and no row is deleted one by one anyway.
@@ -166,7 +166,7 @@ private func updateHookCallback(
 ) {
   guard let context, let table else { return }
   let activity = Unmanaged<TableActivity>.fromOpaque(context).takeUnretainedValue()
-  activity.pendingChanges.tables.insert(SQLName.asciiLowercased(String(cString: table)))
+  activity.pendingChanges.tables.insert(String(cString: table).asciiCaseFolded.string)
 }
 
 private func commitHookCallback(_ context: UnsafeMutableRawPointer?) -> Int32 {

@@ -16,17 +16,21 @@ struct SQLName: Hashable, Sendable {
 
   init(_ name: String) {
     self.name = name
-    self.folded = ExactText(Self.asciiLowercased(name))
+    self.folded = name.asciiCaseFolded
   }
 
   static func == (lhs: SQLName, rhs: SQLName) -> Bool { lhs.folded == rhs.folded }
 
   func hash(into hasher: inout Hasher) { folded.hash(into: &hasher) }
+}
 
-  /// The name with its ASCII capital letters lowercased, every other byte kept.
-  static func asciiLowercased(_ name: String) -> String {
-    guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
-    return String(
-      decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+extension String {
+  /// The name with ASCII letters lower-cased, compared and hashed by its bytes: as SQLite
+  /// compares identifiers (other letters are compared exactly: `É` and `é`, or `é` written
+  /// precomposed and as `e` and a combining accent, are different names to SQLite).
+  var asciiCaseFolded: ExactText {
+    guard utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return ExactText(self) }
+    return ExactText(
+      String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
   }
 }

@@ -24,7 +24,7 @@ struct SessionTableInfo {
   /// The table's description, or why a session cannot record it.
   static func read(_ table: String, _ db: OpaquePointer) -> Result<SessionTableInfo, ChangesetError>
   {
-    let lowered = SQLName.asciiLowercased(table)
+    let lowered = table.asciiCaseFolded.string
     if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("swiftlite_") {
       return .failure(.tableNotRecordable(table: table, reason: .internalTable))
     }

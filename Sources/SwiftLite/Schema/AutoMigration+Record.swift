@@ -149,13 +149,3 @@ extension AutoMigration {
     try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
   }
 }
-
-extension String {
-  /// The name with ASCII letters lower-cased, compared and hashed by its bytes: as SQLite
-  /// compares identifiers (other letters are compared exactly: `É` and `é`, or `é` written
-  /// precomposed and as `e` and a combining accent, are different names to SQLite).
-  var asciiCaseFolded: ExactText {
-    ExactText(
-      String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self))
-  }
-}

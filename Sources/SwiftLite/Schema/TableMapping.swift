@@ -93,7 +93,7 @@ struct TableMapping {
         // only in Unicode normalization looks the same in a message, so say so.
         // (String's == is canonical equivalence: here, exactly the lookalike wanted.)
         let lookalike = stored.columns.first {
-          $0.name.asciiCaseFolded.string == property.name.asciiCaseFolded.string
+          $0.name.asciiCaseFolded == property.name.asciiCaseFolded
         }
         problems.append(
           "property '\(property.name)' has no column (the table has: \(available)); name its "
