@@ -58,6 +58,14 @@ struct TRTrack: Model, RowMapped, Equatable {
   }
 }
 
+/// The album table keyed by another column than its primary key.
+struct TRAlbumByTitle: Model, Equatable {
+  var albumId: Int64
+  var title: String
+  static let tableName = "Album"
+  static let primaryKey = ["title"]
+}
+
 /// Keyed by two columns, which the pressings reference together.
 struct TREdition: Model, Equatable {
   var albumId: Int64
@@ -161,6 +169,23 @@ final class TableForeignKeyRelationsTests: SQLiteTestCase {
     let withTracks = try TRAlbum.all().order(Column("albumId")).fetchAll(
       db, including: TRAlbum.tracks)
     XCTAssertEqual(withTracks.map { $0.children.map(\.trackId) }, [[1, 2], [3], [4], [5], []])
+  }
+
+  /// A key that names no parent columns references the parent table's primary key, even
+  /// when the parent model keys its rows by another column.
+  func testAnImpliedParentKeyIsTheTablesPrimaryKey() throws {
+    let album = TRTrack.belongsTo(TRAlbumByTitle.self)
+    let tracks = try TRTrack.all().filter(Column("trackId") <= 3).order(Column("trackId"))
+      .fetchAll(db, including: album)
+    XCTAssertEqual(tracks.map { $0.parent?.title }.count, 3)
+    XCTAssertEqual(
+      tracks.map { $0.parent?.albumId }, tracks.map { $0.child.albumId })
+    let track = try XCTUnwrap(db.find(TRTrack.self, id: 4))
+    XCTAssertEqual(try db.fetchOne(album, of: track)?.title, "Restless and Wild")
+    let byTitle = TRAlbumByTitle(albumId: 1, title: "For Those About To Rock")
+    XCTAssertEqual(
+      try db.fetchAll(TRAlbumByTitle.hasMany(TRTrack.self), of: byTitle).map(\.trackId).sorted(),
+      [1, 2])
   }
 
   /// The children or the parent of one model, counts, aggregates and filters through the
