@@ -261,11 +261,15 @@ final class TableForeignKeyRelationsTests: SQLiteTestCase {
     }
     let albums = try Repository<TRAlbum>(pool)
     XCTAssertEqual(try albums.count(), 5)
-    let artists = try albums.database.read { db in
-      try TRAlbum.all().filter(Column("albumId") <= 2).order(Column("albumId"))
-        .fetchAll(db, including: TRAlbum.artist).map { $0.parent?.name }
-    }
-    XCTAssertEqual(artists, ["AC/DC", "Accept"])
+    let credits = try albums.findAll(including: TRAlbum.artist)
+      .sorted { $0.child.albumId < $1.child.albumId }.map { $0.parent?.name }
+    XCTAssertEqual(credits, ["AC/DC", "Accept", "Accept", "AC/DC", "Accept"])
+    let album = try XCTUnwrap(albums.findById(3))
+    XCTAssertEqual(try albums.findOne(TRAlbum.artist, of: album)?.name, "Accept")
+    XCTAssertEqual(try albums.findAll(TRAlbum.tracks, of: album).map(\.name), ["Fast As a Shark"])
+    let artists = try Repository<TRArtist>(queue)
+    XCTAssertEqual(
+      try artists.findAll(including: TRArtist.albums).map(\.children.count).sorted(), [0, 2, 3])
   }
 
   /// The table's keys are read with the model's table, once per connection: a query over
