@@ -58,6 +58,31 @@ struct TRTrack: Model, RowMapped, Equatable {
   }
 }
 
+/// The album table read through its own mapping, as a parent.
+struct TRMappedAlbum: Model, RowMapped, Equatable {
+  var albumId: Int64
+  var title: String
+  static let tableName = "Album"
+  static let primaryKey = ["albumId"]
+  static let mappedColumns = ["albumId", "title"]
+  static let tracks = hasMany(TRTrack.self).order(Column("trackId"))
+
+  init(albumId: Int64, title: String) {
+    self.albumId = albumId
+    self.title = title
+  }
+
+  init(row: MappedRow) throws {
+    albumId = try row.get(0)
+    title = try row.get(1)
+  }
+
+  func write(to row: MappedRowWriter) throws {
+    try row.set(albumId, at: 0)
+    try row.set(title, at: 1)
+  }
+}
+
 /// The album table keyed by another column than its primary key.
 struct TRAlbumByTitle: Model, Equatable {
   var albumId: Int64
@@ -169,6 +194,23 @@ final class TableForeignKeyRelationsTests: SQLiteTestCase {
     let withTracks = try TRAlbum.all().order(Column("albumId")).fetchAll(
       db, including: TRAlbum.tracks)
     XCTAssertEqual(withTracks.map { $0.children.map(\.trackId) }, [[1, 2], [3], [4], [5], []])
+  }
+
+  /// A `RowMapped` parent of `RowMapped` children: eager loading, one parent's children,
+  /// counts and semi-joins.
+  func testRowMappedParentsAndChildren() throws {
+    let albums = try TRMappedAlbum.all().order(Column("albumId"))
+      .fetchAll(db, including: TRMappedAlbum.tracks)
+    XCTAssertEqual(albums.map { $0.children.map(\.trackId) }, [[1, 2], [3], [4], [5], []])
+    let first = TRMappedAlbum(albumId: 1, title: "For Those About To Rock")
+    XCTAssertEqual(
+      try db.fetchAll(TRMappedAlbum.tracks, of: first).map(\.name),
+      ["For Those About To Rock", "Put The Finger On You"])
+    XCTAssertEqual(
+      try TRMappedAlbum.all().having(TRMappedAlbum.tracks.count == 1).fetchCount(db), 3)
+    XCTAssertEqual(
+      try TRMappedAlbum.all().having(TRMappedAlbum.tracks.isEmpty).fetchAll(db).map(\.albumId),
+      [5])
   }
 
   /// A key that names no parent columns references the parent table's primary key, even
