@@ -263,6 +263,14 @@ final class TableForeignKeyRelationsTests: SQLiteTestCase {
         .map(\.artistId), [2])
     XCTAssertEqual(
       try TRAlbum.all().filter(TRAlbum.tracks.count == 2).fetchAll(db).map(\.albumId), [1])
+    // One child: the same key.
+    let firstTrack = TRAlbum.hasOne(TRTrack.self)
+    let balls = try XCTUnwrap(db.find(TRAlbum.self, id: 2))
+    XCTAssertEqual(try db.fetchOne(firstTrack, of: balls)?.trackId, 3)
+    XCTAssertEqual(try TRAlbum.all().joining(firstTrack).fetchCount(db), 4)
+    XCTAssertEqual(
+      try TRAlbum.all().order(Column("albumId")).fetchAll(db, including: firstTrack)
+        .map { $0.child?.albumId }, [1, 2, 3, 4, nil])
   }
 
   /// A key over two columns, whose `REFERENCES [Edition]` names no parent columns: the
