@@ -1,4 +1,6 @@
-/// A child's link to its parent, declared on top of one of its ``Model/foreignKeys``.
+/// A child's link to its parent, through a foreign key of the child: one it declares in
+/// ``Model/foreignKeys``, else one SQLite reports for its table (a table another program
+/// made, with `REFERENCES`), read when the query runs.
 ///
 /// ```swift
 /// struct SchoolClass: Model {
@@ -16,23 +18,22 @@ public struct BelongsTo<Child: Model, Parent: Model>: Sendable {
   /// The parent rows this association reaches (filters apply when loading parents).
   public var parents: ModelQuery<Parent>
 
-  /// The columns that link the two tables.
-  /// - Throws: ``ModelError/invalidDeclaration(model:reason:)`` when the child declares no
-  ///   such foreign key, or several and ``columns`` does not choose one.
-  func relation() throws -> Relation {
-    try Relation(child: Child.self, parent: Parent.self, columns: columns)
-  }
-
-  /// The query of `child`'s parent (a query of no row when its foreign key is NULL).
-  /// - Throws: ``ModelError`` for a missing foreign key; `EncodingError`.
+  /// The query of `child`'s parent (a query of no row when its foreign key is NULL). The
+  /// foreign key is found when the query runs: ``RelationError`` is thrown then when there
+  /// is none, or several.
+  /// - Throws: `EncodingError` when `child` does not encode.
   public func query(of child: Child) throws -> ModelQuery<Parent> {
-    let relation = try relation()
-    let values = try Relation.values(of: child, relation.childColumns)
-    return parents.filter(Relation.matching(relation.parentColumns, values))
+    parents.filter(
+      SQLExpression(
+        .scalar(
+          RelationMatch<Parent, Child>(
+            columns: columns, readsChildren: false, given: try Relation.encoded(child),
+            givenModel: String(describing: Child.self)))))
   }
 }
 
-/// A parent's link to its many children, declared on top of a foreign key of the child.
+/// A parent's link to its many children, through a foreign key of the child (declared in
+/// its ``Model/foreignKeys``, else reported by SQLite for its table when the query runs).
 ///
 /// ```swift
 /// struct Grade: Model {
@@ -51,10 +52,6 @@ public struct HasMany<Parent: Model, Child: Model>: Sendable {
   /// The children this association reaches: filter and order them with
   /// ``filter(_:)`` and ``order(_:)``.
   public var children: ModelQuery<Child>
-
-  func relation() throws -> Relation {
-    try Relation(child: Child.self, parent: Parent.self, columns: columns)
-  }
 
   /// The association reaching only the children where `condition` holds.
   public func filter(_ condition: some SQLExpressible) -> HasMany {
@@ -83,44 +80,51 @@ public struct HasMany<Parent: Model, Child: Model>: Sendable {
     return copy
   }
 
-  /// The query of `parent`'s children.
-  /// - Throws: ``ModelError`` for a missing foreign key; `EncodingError`.
+  /// The query of `parent`'s children. The foreign key is found when the query runs:
+  /// ``RelationError`` is thrown then when there is none, or several.
+  /// - Throws: `EncodingError` when `parent` does not encode.
   public func query(of parent: Parent) throws -> ModelQuery<Child> {
-    let relation = try relation()
-    let values = try Relation.values(of: parent, relation.parentColumns)
-    return children.filter(Relation.matching(relation.childColumns, values))
+    children.filter(
+      SQLExpression(
+        .scalar(
+          RelationMatch<Parent, Child>(
+            columns: columns, readsChildren: true, given: try Relation.encoded(parent),
+            givenModel: String(describing: Parent.self)))))
   }
 
   /// The condition "the parent has at least one such child": `EXISTS (SELECT 1 FROM ...)`.
-  /// - Throws: ``ModelError`` for a missing foreign key.
+  /// The foreign key is found when the query runs (``RelationError`` then).
+  /// - Throws: nothing today (kept throwing for the code written against it).
   public func existsCondition() throws -> SQLExpression {
-    SQLExpression(.exists(ChildExistence(relation: try relation(), children: children)))
+    SQLExpression(.exists(ChildExistence<Parent, Child>(columns: columns, children: children)))
   }
 }
 
-/// A parent's link to its one child (at most), declared on top of a foreign key of the child.
+/// A parent's link to its one child (at most), through a foreign key of the child (declared
+/// or reported, as for ``HasMany``).
 public struct HasOne<Parent: Model, Child: Model>: Sendable {
   /// The child's foreign key columns, or `nil` for its only foreign key to the parent.
   public let columns: [String]?
   /// The child rows this association reaches.
   public var children: ModelQuery<Child>
 
-  func relation() throws -> Relation {
-    try Relation(child: Child.self, parent: Parent.self, columns: columns)
-  }
-
-  /// The query of `parent`'s child.
-  /// - Throws: ``ModelError`` for a missing foreign key; `EncodingError`.
+  /// The query of `parent`'s child. The foreign key is found when the query runs:
+  /// ``RelationError`` is thrown then when there is none, or several.
+  /// - Throws: `EncodingError` when `parent` does not encode.
   public func query(of parent: Parent) throws -> ModelQuery<Child> {
-    let relation = try relation()
-    let values = try Relation.values(of: parent, relation.parentColumns)
-    return children.filter(Relation.matching(relation.childColumns, values))
+    children.filter(
+      SQLExpression(
+        .scalar(
+          RelationMatch<Parent, Child>(
+            columns: columns, readsChildren: true, given: try Relation.encoded(parent),
+            givenModel: String(describing: Parent.self)))))
   }
 
   /// The condition "the parent has such a child".
-  /// - Throws: ``ModelError`` for a missing foreign key.
+  /// The foreign key is found when the query runs (``RelationError`` then).
+  /// - Throws: nothing today (kept throwing for the code written against it).
   public func existsCondition() throws -> SQLExpression {
-    SQLExpression(.exists(ChildExistence(relation: try relation(), children: children)))
+    SQLExpression(.exists(ChildExistence<Parent, Child>(columns: columns, children: children)))
   }
 }
 
@@ -160,25 +164,22 @@ extension Model {
 extension ModelQuery {
   /// The rows that have at least one child of the association (a semi-join: each parent
   /// once, however many children match): `Grade.all().joining(Grade.classes.filter(...))`.
-  /// A declaration error of the association (no foreign key) is thrown when the query runs.
+  /// The foreign key is found when the query runs: ``RelationError`` is thrown then when
+  /// there is none, or several.
   public func joining<Child: Model>(_ association: HasMany<M, Child>) -> ModelQuery {
-    joining(association.columns, association.children)
+    filter(
+      SQLExpression(
+        .exists(
+          ChildExistence<M, Child>(columns: association.columns, children: association.children))
+      ))
   }
 
   /// The rows that have a child of the association.
   public func joining<Child: Model>(_ association: HasOne<M, Child>) -> ModelQuery {
-    joining(association.columns, association.children)
-  }
-
-  private func joining<Child: Model>(_ columns: [String]?, _ children: ModelQuery<Child>)
-    -> ModelQuery
-  {
-    let relation: Relation
-    do {
-      relation = try Relation(child: Child.self, parent: M.self, columns: columns)
-    } catch {
-      return filter(SQLExpression(.failure(error as? ModelError)))
-    }
-    return filter(SQLExpression(.exists(ChildExistence(relation: relation, children: children))))
+    filter(
+      SQLExpression(
+        .exists(
+          ChildExistence<M, Child>(columns: association.columns, children: association.children))
+      ))
   }
 }

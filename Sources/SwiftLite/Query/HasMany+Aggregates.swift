@@ -13,12 +13,8 @@ extension HasMany {
 
   /// Whether the parent has none of these children (`NOT EXISTS (...)`).
   public var isEmpty: SQLExpression {
-    do {
-      return SQLExpression(
-        .not(.exists(ChildExistence(relation: try relation(), children: children))))
-    } catch {
-      return SQLExpression(.failure(error as? ModelError))
-    }
+    SQLExpression(
+      .not(.exists(ChildExistence<Parent, Child>(columns: columns, children: children))))
   }
 
   /// The sum of an expression over the parent's children: NULL when none has a value.
@@ -43,21 +39,17 @@ extension HasMany {
 
   /// Any aggregate over the parent's children: `Folder.notes.aggregate(.count(Column("tag"), distinct: true))`.
   /// - Parameter expression: an aggregate expression over the child's columns.
-  /// - Returns: the aggregate's value for each parent. A declaration error of the
-  ///   association (no foreign key) is thrown when the query runs.
+  /// - Returns: the aggregate's value for each parent. The foreign key is found when the
+  ///   query runs: ``RelationError`` is thrown then when there is none, or several.
   public func aggregate(_ expression: SQLExpression) -> SQLExpression {
     aggregate(expression, withoutTable: "NULL")
   }
 
   private func aggregate(_ expression: SQLExpression, withoutTable: String) -> SQLExpression {
-    do {
-      return SQLExpression(
-        .scalar(
-          ChildAggregate(
-            relation: try relation(), children: children, aggregate: expression,
-            valueWithoutTable: withoutTable)))
-    } catch {
-      return SQLExpression(.failure(error as? ModelError))
-    }
+    SQLExpression(
+      .scalar(
+        ChildAggregate<Parent, Child>(
+          columns: columns, children: children, aggregate: expression,
+          valueWithoutTable: withoutTable)))
   }
 }

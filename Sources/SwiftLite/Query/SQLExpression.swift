@@ -101,14 +101,13 @@ public struct SQLExpression: SQLExpressible, SQLOrderable, Sendable {
     case rawList(Node, SQL, negated: Bool)
     case subquery(Node, any SubqueryRendering, negated: Bool)
     case exists(any SubqueryRendering)
-    /// A subquery that gives one value, written in parentheses by the subquery itself.
+    /// A subquery that gives one value, or a condition written once the connection is known
+    /// (a relation's), in parentheses by the renderer itself.
     case scalar(any SubqueryRendering)
     /// `row_number() OVER (PARTITION BY ... ORDER BY ...)`.
     case windowNumber(partition: [Node], order: [SQLOrdering])
     case like(Node, String)
     case alias(Node, String)
-    /// A declaration error found while building, thrown when the query is written.
-    case failure(ModelError?)
 
     /// How tightly the node binds, as SQLite parses operators: OR 1, AND 2, NOT 3,
     /// `= <> IS IN LIKE BETWEEN` 4, `< <= > >=` 5, `+ -` 7, `* /` 8, `||` 9, operands 10.
@@ -193,8 +192,6 @@ public struct SQLExpression: SQLExpressible, SQLOrderable, Sendable {
       case .alias(let operand, let name):
         try operand.render(into: &sql, context, atLeast: 1)
         sql.text += " AS " + SQLIdentifier.quote(name)
-      case .failure(let error):
-        throw error ?? ModelError.invalidDeclaration(model: "", reason: "invalid association")
       }
     }
 

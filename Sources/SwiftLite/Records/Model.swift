@@ -52,7 +52,11 @@ public protocol Model: Codable {
   /// Indexes over one or more columns. Default: none.
   static var indexes: [TableIndex] { get }
 
-  /// Foreign keys to other tables. Default: none.
+  /// Foreign keys to other tables: created with a table SwiftLite makes, and followed by
+  /// associations (``Model/belongsTo(_:using:)``...). Over a table another program made, a model
+  /// may declare none: associations then follow the keys SQLite reports for the table, and
+  /// a declared key that contradicts them is ``RelationError/foreignKeyMismatch(model:table:declared:reported:)``
+  /// at the model's first use. Default: none.
   static var foreignKeys: [ForeignKey] { get }
 
   /// FTS5 full-text indexes over text columns of the table, each declared with

@@ -31,6 +31,13 @@ struct TableMapping {
   /// it cannot hold, means "the default"), else `nil`. A model's `nil` there is written as
   /// the default by an insert and leaves the stored value by an update.
   let notNullDefaults: [String?]
+  /// The table's foreign keys as SQLite reports them (`PRAGMA foreign_key_list`), their
+  /// columns named as the model's properties where it has them: what associations use when
+  /// the model declares no key to their parent. For a table SwiftLite manages, the model's.
+  let foreignKeys: [ForeignKey]
+  /// The table's own primary key, as properties where the model has them (what a foreign
+  /// key that names no parent columns references); empty for a table without one.
+  let tableKey: [String]
 
   /// The mapping of a table SwiftLite manages: every column is a property of the same name.
   init(managed schema: TableSchema) {
@@ -43,6 +50,8 @@ struct TableMapping {
     identityProperties = []
     storedTypes = nil
     notNullDefaults = schema.columns.map { $0.isNotNull ? $0.defaultSQL : nil }
+    foreignKeys = schema.foreignKeys
+    tableKey = schema.primaryKey
   }
 
   /// Checks that a model fits an existing table, listing every problem at once.
@@ -144,6 +153,19 @@ struct TableMapping {
     self.keyProperties = keyProperties
     self.storedTypes = storedTypes
     self.notNullDefaults = notNullDefaults
+    func property(_ column: String) -> String {
+      let folded = column.asciiCaseFolded
+      guard let index = columns.firstIndex(where: { $0.asciiCaseFolded == folded }) else {
+        return column
+      }
+      return desired.columns[index].name
+    }
+    foreignKeys = stored.foreignKeys.map {
+      ForeignKey(
+        $0.columns.map(property), references: $0.table, $0.parentColumns, onDelete: $0.onDelete,
+        onUpdate: $0.onUpdate)
+    }
+    self.tableKey = stored.primaryKey.map(property)
 
     let tableKey = Set(stored.primaryKey.map(\.asciiCaseFolded))
     let modelKey = Set(keyProperties.map(\.asciiCaseFolded))
@@ -246,5 +268,18 @@ extension TableMapping {
         ? SQLIdentifier.quote(column)
         : SQLIdentifier.quote(column) + " AS " + SQLIdentifier.quote(property)
     }.joined(separator: ", ")
+  }
+}
+
+extension TableMapping {
+  /// The property that reads a column (matched as SQLite matches names), or the column's
+  /// own name when no property does.
+  func property(forColumn column: String) -> String {
+    if let index = columns.firstIndex(of: column) { return properties[index] }
+    let folded = column.asciiCaseFolded
+    guard let index = columns.firstIndex(where: { $0.asciiCaseFolded == folded }) else {
+      return column
+    }
+    return properties[index]
   }
 }

@@ -79,6 +79,7 @@ extension Connection {
       mapping = try TableMapping(
         model: String(describing: model), desired: desired, declaredKey: M.primaryKey,
         stored: stored)
+      try checkDeclaredForeignKeys(model, table: name, reported: stored.schema?.foreignKeys ?? [])
     }
     let table = ModelTable(model, mapping: mapping, slots: slots)
     tables.set(table, for: key)

@@ -12,12 +12,16 @@ extension ModelQuery {
   /// ```
   /// The children come in the association's order; a limit on the association
   /// (``HasMany/limit(_:offset:)``) applies to each parent's children.
-  /// - Throws: `SQLiteError`; `DecodingError`; ``ModelError`` when the child declares no
-  ///   foreign key to this model.
+  /// The foreign key is the one the child declares to this model's table, else the one
+  /// SQLite reports for the child's table.
+  /// - Throws: `SQLiteError`; `DecodingError`; ``RelationError`` when there is no such
+  ///   foreign key, or several; ``ModelError``.
   public func fetchAll<Child: Model>(_ db: Connection, including association: HasMany<M, Child>)
     throws -> [(parent: M, children: [Child])]
   {
-    let relation = try association.relation()
+    let relation = try db.relation(
+      Child.self, M.self, columns: association.columns, child: association.children.target,
+      parent: target)
     let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
     let children = try db.fetchGrouped(
       association.children, keys: relation.childColumns, matching: keys)
@@ -29,7 +33,9 @@ extension ModelQuery {
   public func fetchAll<Child: Model>(_ db: Connection, including association: HasOne<M, Child>)
     throws -> [(parent: M, child: Child?)]
   {
-    let relation = try association.relation()
+    let relation = try db.relation(
+      Child.self, M.self, columns: association.columns, child: association.children.target,
+      parent: target)
     let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
     let children = try db.fetchGrouped(
       association.children, keys: relation.childColumns, matching: keys)
@@ -42,7 +48,9 @@ extension ModelQuery {
   public func fetchAll<Parent: Model>(
     _ db: Connection, including association: BelongsTo<M, Parent>
   ) throws -> [(child: M, parent: Parent?)] {
-    let relation = try association.relation()
+    let relation = try db.relation(
+      M.self, Parent.self, columns: association.columns, child: target,
+      parent: association.parents.target)
     let (children, keys) = try db.fetchKeyed(self, keys: relation.childColumns)
     let parents = try db.fetchGrouped(
       association.parents, keys: relation.parentColumns, matching: keys)
@@ -51,8 +59,23 @@ extension ModelQuery {
 }
 
 extension Connection {
+  /// The columns linking `Child` to `Parent`, from the keys the child declares, else those
+  /// SQLite reports for its table (kept with the model's table on this connection: no
+  /// further read of the schema).
+  /// - Throws: ``RelationError``; ``ModelError``, `SQLiteError` from checking the tables.
+  func relation<Child: Model, Parent: Model>(
+    _ child: Child.Type, _ parent: Parent.Type, columns: [String]?, child childTarget: String?,
+    parent parentTarget: String?
+  ) throws -> Relation {
+    try Relation(
+      child: child, parent: parent, columns: columns,
+      childTable: modelTable(child, target: childTarget, for: .read)?.mapping,
+      parentTable: modelTable(parent, target: parentTarget, for: .read)?.mapping)
+  }
+
   /// `parent`'s children through the association, in its order.
-  /// - Throws: `SQLiteError`; `DecodingError`; ``ModelError`` for a missing foreign key.
+  /// - Throws: `SQLiteError`; `DecodingError`; ``RelationError`` for a missing or an
+  ///   ambiguous foreign key.
   public func fetchAll<Parent: Model, Child: Model>(
     _ association: HasMany<Parent, Child>, of parent: Parent
   ) throws -> [Child] {

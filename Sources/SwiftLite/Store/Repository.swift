@@ -32,6 +32,7 @@
 /// | `findById(_:)` | ``Connection/find(_:id:target:)`` | `nil` |
 /// | `findAll(orderBy:)`, `findAll(where:...)` | ``Connection/findAll(_:orderBy:limit:offset:target:)``, ``Connection/findAll(_:where:_:orderBy:limit:offset:target:)`` | `[]` |
 /// | `count(where:_:)` | ``Connection/count(_:where:_:target:)`` | `0` |
+/// | `findAll(including:)`, `findAll(_:of:)`, `findOne(_:of:)` | `fetchAll(_:including:)` of `M.all()`, `fetchAll(_:of:)`, `fetchOne(_:of:)` (associations) | `[]`, `nil` |
 /// | `create(_:)` | ``Connection/insert(_:target:)`` | a taken key throws |
 /// | `save(_:)` | ``Connection/save(_:target:)-(M,_)`` | inserted |
 /// | `modify(_:)` | ``Connection/update(_:target:)`` | ``ModelError/notFound(table:key:)`` |

@@ -36,10 +36,12 @@ final class DocExamplesTests: XCTestCase {
   func testConcurrency05() async throws { try await runTwiceInFreshFolder(exampleConcurrency05) }
   /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 15.
   func testExistingDatabases01() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 159.
+  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 161.
   func testExistingDatabases02() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 258.
+  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 219.
   func testExistingDatabases03() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases03) }
+  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 322.
+  func testExistingDatabases04() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases04) }
   /// Sources/SwiftLite/SwiftLite.docc/GettingStarted.md, line 27.
   func testGettingStarted01() async throws { try await runTwiceInFreshFolder(exampleGettingStarted01) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 12.
@@ -66,7 +68,7 @@ final class DocExamplesTests: XCTestCase {
   func testObservationAndSearch02() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch02) }
   /// Sources/SwiftLite/SwiftLite.docc/QueriesAndRelations.md, line 13.
   func testQueriesAndRelations01() async throws { try await runTwiceInFreshFolder(exampleQueriesAndRelations01) }
-  /// Sources/SwiftLite/SwiftLite.docc/QueriesAndRelations.md, line 251.
+  /// Sources/SwiftLite/SwiftLite.docc/QueriesAndRelations.md, line 257.
   func testQueriesAndRelations02() async throws { try await runTwiceInFreshFolder(exampleQueriesAndRelations02) }
   /// Sources/SwiftLite/SwiftLite.docc/ReplicatingWithLitestream.md, line 16.
   func testReplicatingWithLitestream01() async throws { try await runTwiceInFreshFolder(exampleReplicatingWithLitestream01) }

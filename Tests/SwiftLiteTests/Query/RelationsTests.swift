@@ -151,10 +151,11 @@ final class RelationsTests: SQLiteTestCase {
     try seed()
     let wrong = RTeacher.hasMany(RGrade.self)
     XCTAssertThrowsError(try RTeacher.all().fetchAll(db, including: wrong)) { error in
-      guard case ModelError.invalidDeclaration(let model, _) = error else {
+      guard case RelationError.noForeignKey(let child, let parent, nil) = error else {
         return XCTFail("\(error)")
       }
-      XCTAssertEqual(model, "RGrade")
+      XCTAssertEqual(child, "rgrade")
+      XCTAssertEqual(parent, "rteacher")
     }
   }
 }
