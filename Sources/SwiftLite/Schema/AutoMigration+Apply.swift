@@ -10,9 +10,10 @@ extension AutoMigration {
   /// The plan's checks (no values in a dropped column, ...) were made when it was planned;
   /// ``migrate(_:table:in:)`` plans again inside the write transaction, so nothing another
   /// connection wrote in between can be lost.
-  /// - Throws: ``MigrationError`` for a refused or failed step; `SQLiteError` for other
-  ///   failures. Nothing is changed when it throws.
+  /// - Throws: ``MigrationError`` for a plan with refusals (before anything is written) or
+  ///   a failed step; `SQLiteError` for other failures. Nothing is changed when it throws.
   static func apply(_ plan: MigrationPlan, in db: Connection) throws {
+    try plan.checkCanApply()
     guard !plan.isEmpty else { return }
     _ = try run(expecting: plan.strategy, table: plan.table, in: db) { _ in plan }
   }
@@ -21,7 +22,8 @@ extension AutoMigration {
   /// again and applies inside one IMMEDIATE transaction (a savepoint inside an open one),
   /// so the checks that keep data safe hold for the data the migration actually copies.
   /// - Returns: the plan that was applied (empty when nothing was needed).
-  /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`; nothing changes then.
+  /// - Throws: ``ModelError``, ``MigrationError`` (a plan's refusals, all of them, before
+  ///   anything is written) or `SQLiteError`; nothing changes then.
   @discardableResult
   static func migrate<M: Model>(_ model: M.Type, table: String? = nil, in db: Connection)
     throws -> MigrationPlan
@@ -38,9 +40,11 @@ extension AutoMigration {
     in db: Connection
   ) throws -> MigrationPlan {
     let first = try plan(for: model, table: table, adopting: adopting, stored: stored, in: db)
+    try first.checkCanApply()
     guard !first.isEmpty else { return first }
+    // The values were checked by the first plan, and the steps check them again.
     return try run(expecting: first.strategy, table: first.table, in: db) { db in
-      try plan(for: model, table: table, adopting: adopting, in: db)
+      try plan(for: model, table: table, adopting: adopting, checkingValues: false, in: db)
     }
   }
 
@@ -52,7 +56,7 @@ extension AutoMigration {
   /// - Throws: ``MigrationError`` or `SQLiteError`; nothing changes then.
   @discardableResult
   static func migrate(to table: SchemaSnapshot.Table, in db: Connection) throws -> MigrationPlan {
-    let makePlan = { (db: Connection) throws -> MigrationPlan in
+    let makePlan = { (db: Connection, checkingValues: Bool) throws -> MigrationPlan in
       var desired = table.schema
       let stored = try SchemaCatalogue.describe(desired.name, in: db)
       let adopted = stored.record?.isAdopted ?? false
@@ -63,20 +67,19 @@ extension AutoMigration {
       }
       var plan = try plan(
         to: desired, renamed: table.renamedColumns, droppable: Set(table.droppableColumns),
-        lossy: Set(table.lossyConvertibleColumns), in: db)
+        lossy: Set(table.lossyConvertibleColumns), checkingValues: checkingValues, in: db)
       if adopted {
         plan.kept = kept
-        let (clauses, sql) = unreportedClauses(of: try SchemaCatalogue.describe(plan.table, in: db))
-        if plan.strategy == .rebuild, !clauses.isEmpty {
-          throw MigrationError.rebuildWouldDropConstraints(
-            table: plan.table, clauses: clauses, sql: sql)
-        }
+        if let refusal = adoptedRebuildRefusal(plan, stored) { plan.refuse([refusal]) }
       }
       return plan
     }
-    let first = try makePlan(db)
+    let first = try makePlan(db, true)
+    try first.checkCanApply()
     guard !first.isEmpty else { return first }
-    return try run(expecting: first.strategy, table: first.table, in: db, plan: makePlan)
+    return try run(expecting: first.strategy, table: first.table, in: db) { db in
+      try makePlan(db, false)
+    }
   }
 
   /// Runs the plan `makePlan` returns inside one write transaction, with foreign keys
@@ -111,6 +114,9 @@ extension AutoMigration {
     let body = { (db: Connection) throws -> MigrationPlan in
       try createRecordTable(in: db)
       let plan = try makePlan(db)
+      // Planned again with the write lock held: what it refuses now is thrown before any
+      // step runs.
+      try plan.checkCanApply()
       if plan.strategy == .rebuild, enforcing, !pausedForeignKeys {
         // Dropping the old table with foreign keys on deletes from it: rows of other tables
         // that reference it, and rows of the copy when the table references itself, would

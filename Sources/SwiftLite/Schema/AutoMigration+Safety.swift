@@ -1,13 +1,16 @@
 // The checks that keep data: a plan never loses a value silently. They read the rows the
 // change concerns; the rebuild adds its own checks of converted values.
 extension AutoMigration {
-  /// Refuses a change that would lose data: a removed column that still holds values (unless
-  /// `droppable`), or a new NOT NULL column without a default on a table that has rows.
-  /// - Throws: ``MigrationError/wouldLoseData(table:column:rows:)``,
-  ///   ``MigrationError/notNullWithoutDefault(table:column:)``; `SQLiteError`.
-  static func checkKeepsData(_ diff: SchemaDiff, droppable: Set<String>, in db: Connection)
-    throws
+  /// Every change that would lose data, refused: each removed column that still holds
+  /// values (unless `droppable`), each new NOT NULL column without a default on a table that
+  /// has rows.
+  /// - Returns: ``MigrationError/wouldLoseData(table:column:rows:)`` and
+  ///   ``MigrationError/notNullWithoutDefault(table:column:)`` refusals, in column order.
+  /// - Throws: `SQLiteError` when reading the rows fails.
+  static func dataLossRefusals(_ diff: SchemaDiff, droppable: Set<String>, in db: Connection)
+    throws -> [MigrationError]
   {
+    var refusals: [MigrationError] = []
     let desired = diff.desired
     let table = desired.name
     let quotedTable = SQLIdentifier.quote(table)
@@ -28,15 +31,16 @@ extension AutoMigration {
           "SELECT count(*) FROM " + quotedTable + " WHERE " + SQLIdentifier.quote(column.name)
             + " IS NOT NULL") ?? 0
       if rows > 0 {
-        throw MigrationError.wouldLoseData(table: table, column: column.name, rows: rows)
+        refusals.append(.wouldLoseData(table: table, column: column.name, rows: rows))
       }
     }
     for column in diff.added where column.isNotNull && (column.defaultSQL ?? "NULL") == "NULL" {
       if desired.hasRowIDAlias && column.name == desired.primaryKey.first { continue }
       if try hasRows() {
-        throw MigrationError.notNullWithoutDefault(table: table, column: column.name)
+        refusals.append(.notNullWithoutDefault(table: table, column: column.name))
       }
     }
+    return refusals
   }
 
   /// The step that decodes every row as the model before committing, when a column's Swift
@@ -48,5 +52,43 @@ extension AutoMigration {
       "check every row decodes as the model ("
         + diff.swiftTypeChanges.joined(separator: ", ") + " changed Swift type)",
       decodesRows: true)
+  }
+
+  /// The values to decode while planning, when a column's Swift type changed within its
+  /// SQL type: the query that reads the desired columns from the table as it is (renamed
+  /// columns under their old names, added ones as their default), and the columns to
+  /// report. A column whose SQL type changes too is left to the check that runs after the
+  /// conversion (the conversion may change its values).
+  static func decodeCheck(_ diff: SchemaDiff) -> (sql: String, columns: Set<String>)? {
+    let retyped = Set(
+      diff.changes.compactMap { change -> String? in
+        guard case .columnRetyped(let name, _, _) = change else { return nil }
+        return name
+      })
+    let columns = Set(diff.swiftTypeChanges).subtracting(retyped)
+    guard !columns.isEmpty else { return nil }
+    let source = Dictionary(
+      diff.sources.map { ($0.target.name, $0.source) }, uniquingKeysWith: { a, _ in a })
+    // A row stops decoding at its first bad value: the other columns read as values of
+    // their new type (a retyped one cast, a NOT NULL one added without a default a zero),
+    // so that they hide no bad value of a column checked.
+    let selected = diff.desired.columns.map { column in
+      let value: String
+      if let name = source[column.name] {
+        value =
+          retyped.contains(column.name)
+          ? "CAST(" + SQLIdentifier.quote(name) + " AS " + column.type + ")"
+          : SQLIdentifier.quote(name)
+      } else if let defaultSQL = column.defaultSQL {
+        value = defaultSQL
+      } else {
+        value = column.isNotNull ? "CAST(0 AS " + column.type + ")" : "NULL"
+      }
+      return value + " AS " + SQLIdentifier.quote(column.name)
+    }
+    return (
+      "SELECT " + selected.joined(separator: ", ") + " FROM "
+        + SQLIdentifier.quote(diff.desired.name), columns
+    )
   }
 }
