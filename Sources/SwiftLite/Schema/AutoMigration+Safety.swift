@@ -91,4 +91,58 @@ extension AutoMigration {
         + SQLIdentifier.quote(diff.desired.name), columns
     )
   }
+
+  /// Existing rows that a new constraint refuses, found by reading them: NULLs in a column
+  /// made NOT NULL without a default, duplicates under a new UNIQUE constraint, unique
+  /// index or primary key. One ``MigrationError/constraintViolated(table:step:message:)``
+  /// per constraint, worded as SQLite words the failure. (A CHECK, and values that only
+  /// collide once converted or collated anew, show while the migration runs.)
+  /// - Throws: `SQLiteError` when reading the rows fails.
+  static func constraintRefusals(_ diff: SchemaDiff, in db: Connection) throws
+    -> [MigrationError]
+  {
+    let table = diff.desired.name
+    let quotedTable = SQLIdentifier.quote(table)
+    let source = Dictionary(
+      diff.sources.map { ($0.target.name, $0.source) }, uniquingKeysWith: { a, _ in a })
+    var refusals: [MigrationError] = []
+    func refuse(_ step: String, _ kind: String, _ columns: [String]) {
+      refusals.append(
+        .constraintViolated(
+          table: table, step: step,
+          message: kind + " constraint failed: "
+            + columns.map { table + "." + $0 }.joined(separator: ", ")))
+    }
+    func hasDuplicates(_ columns: [String]) throws -> Bool {
+      let stored = columns.compactMap { source[$0].map(SQLIdentifier.quote) }
+      guard !stored.isEmpty, stored.count == columns.count else { return false }
+      return try db.queryFirst(
+        "SELECT 1 FROM " + quotedTable + " WHERE "
+          + stored.map { $0 + " IS NOT NULL" }.joined(separator: " AND ") + " GROUP BY "
+          + stored.joined(separator: ", ") + " HAVING count(*) > 1 LIMIT 1") != nil
+    }
+    for change in diff.changes {
+      switch change {
+      case .nullabilityChanged(let name, true, false):
+        guard let stored = source[name] else { continue }
+        if try db.queryFirst(
+          "SELECT 1 FROM " + quotedTable + " WHERE " + SQLIdentifier.quote(stored)
+            + " IS NULL LIMIT 1") != nil
+        {
+          refuse("column \(name) became NOT NULL", "NOT NULL", [name])
+        }
+      case .uniqueChanged(let name, true):
+        if try hasDuplicates([name]) { refuse("column \(name) became UNIQUE", "UNIQUE", [name]) }
+      case .indexAdded(let index) where index.isUnique:
+        if try hasDuplicates(index.columns) {
+          refuse("create index \(index.name)", "UNIQUE", index.columns)
+        }
+      case .primaryKeyChanged(_, let columns):
+        if try hasDuplicates(columns) { refuse(change.description, "UNIQUE", columns) }
+      default:
+        break
+      }
+    }
+    return refusals
+  }
 }

@@ -188,6 +188,7 @@ public enum AutoMigration {
       parentKeys: try parentKeys(
         of: desired.foreignKeys + stored.schema.foreignKeys, desired, in: db))
     var refusals = try dataLossRefusals(diff, droppable: droppable, in: db)
+    if checkingValues { refusals += try constraintRefusals(diff, in: db) }
     let fullText = try FullTextIndexMigration(desired, in: db)
     let changes = diff.changes + fullText.changes
     let strategy = MigrationPlan.Strategy(for: changes)

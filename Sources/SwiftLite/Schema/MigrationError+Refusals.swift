@@ -21,7 +21,9 @@ extension MigrationError {
   }
 
   /// For a refusal: its table, what it concerns (a column, triggers, the changes that need
-  /// a rebuild), the reason, and the fix. `nil` for an error found while applying.
+  /// a rebuild), the reason, and the fix. `nil` for an error that is no refusal of a plan.
+  /// A constraint violated is one when planning finds it (NULLs, duplicates), and keeps its
+  /// own description either way.
   var refusalParts: (table: String, subject: String, reason: String, fix: String)? {
     switch self {
     case .wouldLoseData(let table, let column, let rows):
@@ -76,7 +78,13 @@ extension MigrationError {
           + "written: " + refusals.map { $0.reason + " (" + $0.fix + ")" }.joined(separator: "; "),
         "fix each, then migrate again"
       )
-    case .constraintViolated, .foreignKeyViolation, .readOnlyConnection,
+    case .constraintViolated(let table, let step, let message):
+      return (
+        table, step, "\(table): existing rows violate the new schema (\(message)) during: \(step)",
+        "change or delete the rows that break it first (an UPDATE or DELETE of your own), "
+          + "declare a default for the NULLs, or keep the constraint"
+      )
+    case .foreignKeyViolation, .readOnlyConnection,
       .mustRunOutsideTransaction, .needsMigration, .notManaged:
       return nil
     }

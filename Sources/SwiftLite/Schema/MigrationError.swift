@@ -13,7 +13,9 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// `Int` to `Bool`, an enum that lost a case) and some stored values do not decode as
   /// the new type.
   case valuesDoNotDecode(table: String, column: String, type: String)
-  /// Existing rows violate a constraint of the new schema (unique, not null, check, key).
+  /// Existing rows violate a constraint of the new schema (unique, not null, check, key):
+  /// found while planning (NULLs under a new NOT NULL, duplicates under a new UNIQUE or
+  /// key: a refusal of the plan), or while the migration runs (rolled back).
   case constraintViolated(table: String, step: String, message: String)
   /// After the rebuild, rows point at missing parents.
   case foreignKeyViolation(table: String)

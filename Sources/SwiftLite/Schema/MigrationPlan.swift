@@ -88,15 +88,16 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   public internal(set) var freedPages: Int? = 0
   /// Every change the plan refuses, each with its fix (``MigrationRefusal``), found while
   /// planning: values a removed column holds, a new NOT NULL column without a default,
-  /// values that would not convert to a new SQL type or decode as a new Swift type,
-  /// triggers that would not compile, a rebuild that would drop what SQLite cannot report
-  /// of an adopted table. Empty
-  /// when the plan can be applied. ``steps`` are still listed, to show what the plan would
-  /// do once they are fixed.
+  /// values that would not convert to a new SQL type or decode as a new Swift type, NULLs
+  /// under a new NOT NULL and duplicates under a new UNIQUE constraint, unique index or
+  /// primary key, triggers that would not compile, a rebuild that would drop what SQLite
+  /// cannot report of an adopted table. Empty when the plan can be applied. ``steps`` are
+  /// still listed, to show what the plan would do once the refusals are fixed.
   ///
-  /// Some failures show only while applying (existing rows that break a new UNIQUE, CHECK
-  /// or foreign key): `migrate` then throws ``MigrationError/constraintViolated(table:step:message:)``
-  /// or ``MigrationError/foreignKeyViolation(table:)`` and rolls back.
+  /// Some failures show only while applying (rows that break a new CHECK or foreign key,
+  /// values that collide only once converted): `migrate` then throws
+  /// ``MigrationError/constraintViolated(table:step:message:)`` or
+  /// ``MigrationError/foreignKeyViolation(table:)`` and rolls back.
   public internal(set) var refusals: [MigrationRefusal] = []
   /// The columns whose values are decoded while planning (a Swift type changed, the SQL
   /// type did not), and the query that reads them from the table as it is.

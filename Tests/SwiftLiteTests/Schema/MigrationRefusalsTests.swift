@@ -18,8 +18,8 @@ private struct GadgetV1: Model, Equatable {
 
 /// Every refusal a table SwiftLite manages can meet, at once: `note` removed with its
 /// values, `code` retyped from TEXT to INTEGER over a value that is no number, `tags` a
-/// JSON array over text that is none, `stock` NOT NULL without a default (and a trigger
-/// of the user's that names `note`).
+/// JSON array over text that is none, `stock` NOT NULL without a default, `name` UNIQUE
+/// over names that repeat (and a trigger of the user's that names `note`).
 private struct GadgetV2: Model, Equatable {
   var id: Int64?
   var name: String
@@ -28,6 +28,7 @@ private struct GadgetV2: Model, Equatable {
   var stock: Int
   static let tableName = "Gadget"
   static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["name": [.unique]]
 }
 
 /// `Item` with three refusals: `note` removed with its values, `price` made an integer
@@ -39,6 +40,19 @@ private struct ItemThreeRefusals: Model, Equatable {
   var stock: Int
   static let tableName = "Item"
   static let primaryKey = ["id"]
+}
+
+/// `Item` with three constraints its rows break: `name` UNIQUE, `note` required without a
+/// default, a unique index on `price`.
+private struct ItemConstrained: Model, Equatable {
+  var id: Int64?
+  var name: String
+  var price: Double
+  var note: String
+  static let tableName = "Item"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["name": [.unique]]
+  static let indexes = [TableIndex(["price"], unique: true)]
 }
 
 /// A hand-made `line` table's model, as it is.
@@ -167,7 +181,7 @@ final class MigrationRefusalsTests: ModelTestCase {
       let db = try open()
       try db.save([
         GadgetV1(id: 1, name: "lamp", note: "blue", code: "abc", tags: "[\"a\"]"),
-        GadgetV1(id: 2, name: "desk", note: nil, code: "12", tags: "a,b"),
+        GadgetV1(id: 2, name: "lamp", note: nil, code: "12", tags: "a,b"),
       ])
       try db.execute(
         """
@@ -182,16 +196,17 @@ final class MigrationRefusalsTests: ModelTestCase {
     XCTAssertEqual(
       kinds(plan.refusals),
       [
-        "wouldLoseData", "notNullWithoutDefault", "lossyTypeChange", "triggersWouldNotCompile",
-        "valuesDoNotDecode",
+        "wouldLoseData", "notNullWithoutDefault", "constraintViolated", "lossyTypeChange",
+        "triggersWouldNotCompile", "valuesDoNotDecode",
       ], "\(plan)")
     XCTAssertEqual(
       plan.refusals.map(\.subject),
       [
-        "column note", "column stock", "column code", "trigger(s) gadget_noted", "column tags",
+        "column note", "column stock", "column name became UNIQUE", "column code",
+        "trigger(s) gadget_noted", "column tags",
       ])
     XCTAssertEqual(
-      plan.refusals[4].error,
+      plan.refusals[5].error,
       .valuesDoNotDecode(table: "Gadget", column: "tags", type: "Array<String>"))
     for refusal in plan.refusals {
       XCTAssertTrue(plan.description.contains(refusal.fix), refusal.fix)
@@ -200,6 +215,40 @@ final class MigrationRefusalsTests: ModelTestCase {
     XCTAssertEqual(error?.refusals, plan.refusals)
     XCTAssertEqual(
       thrownError(MigrationError.self) { try db.createTable(for: GadgetV2.self) }, error)
+    try db.close()
+    XCTAssertEqual(try fileBytes(), bytes, "file byte-identical")
+  }
+
+  func testRowsThatBreakNewConstraintsAreRefusalsOfThePlan() throws {
+    do {
+      let db = try open()
+      try db.save([
+        ItemThreeRefusalsSeed(id: 1, name: "apple", price: 1, note: nil),
+        ItemThreeRefusalsSeed(id: 2, name: "apple", price: 1, note: "x"),
+        ItemThreeRefusalsSeed(id: 3, name: "pear", price: 2, note: "y"),
+      ])
+      try db.close()
+    }
+    let bytes = try fileBytes()
+    let db = try open()
+    let plan = try db.migrationPlan(for: ItemConstrained.self)
+    XCTAssertEqual(
+      plan.refusals.map(\.error),
+      [
+        .constraintViolated(
+          table: "Item", step: "column name became UNIQUE",
+          message: "UNIQUE constraint failed: Item.name"),
+        .constraintViolated(
+          table: "Item", step: "column note became NOT NULL",
+          message: "NOT NULL constraint failed: Item.note"),
+        .constraintViolated(
+          table: "Item", step: "create index Item_on_price",
+          message: "UNIQUE constraint failed: Item.price"),
+      ], "\(plan)")
+    XCTAssertTrue(plan.refusals.allSatisfy { $0.fix.contains("delete the rows") })
+    XCTAssertEqual(
+      thrownError(MigrationError.self) { try db.migrate(ItemConstrained.self) }?.refusals,
+      plan.refusals)
     try db.close()
     XCTAssertEqual(try fileBytes(), bytes, "file byte-identical")
   }
