@@ -15,6 +15,9 @@ extension AutoMigration {
   static func apply(_ plan: MigrationPlan, in db: Connection) throws {
     try plan.checkCanApply()
     guard !plan.isEmpty else { return }
+    // Planned before the transaction: the rows may have changed since they were decoded.
+    var plan = plan
+    plan.rowsDecoded = false
     _ = try run(expecting: plan.strategy, table: plan.table, in: db) { _ in plan }
   }
 
@@ -39,12 +42,19 @@ extension AutoMigration {
     _ model: M.Type, table: String?, adopting: Bool, stored: TableDescription? = nil,
     in db: Connection
   ) throws -> MigrationPlan {
-    let first = try plan(for: model, table: table, adopting: adopting, stored: stored, in: db)
-    try first.checkCanApply()
+    // The first plan chooses how to run (foreign keys paused for a rebuild) and reads no
+    // values; the one applied reads them with the write lock held. A refused plan is
+    // thrown with every refusal, values included.
+    let first = try plan(
+      for: model, table: table, adopting: adopting, stored: stored, checkingValues: false,
+      in: db)
+    if !first.canApply {
+      try plan(for: model, table: table, adopting: adopting, in: db).checkCanApply()
+      try first.checkCanApply()
+    }
     guard !first.isEmpty else { return first }
-    // The values were checked by the first plan, and the steps check them again.
     return try run(expecting: first.strategy, table: first.table, in: db) { db in
-      try plan(for: model, table: table, adopting: adopting, checkingValues: false, in: db)
+      try plan(for: model, table: table, adopting: adopting, in: db)
     }
   }
 
@@ -74,11 +84,14 @@ extension AutoMigration {
       }
       return plan
     }
-    let first = try makePlan(db, true)
-    try first.checkCanApply()
+    let first = try makePlan(db, false)
+    if !first.canApply {
+      try makePlan(db, true).checkCanApply()
+      try first.checkCanApply()
+    }
     guard !first.isEmpty else { return first }
     return try run(expecting: first.strategy, table: first.table, in: db) { db in
-      try makePlan(db, false)
+      try makePlan(db, true)
     }
   }
 
@@ -127,7 +140,8 @@ extension AutoMigration {
       }
       for step in plan.steps {
         if step.decodesRows {
-          try plan.validator?.run(db)
+          // Planned in this transaction, the plan decoded these rows already.
+          if !plan.rowsDecoded { try plan.validator?.run(db) }
           continue
         }
         if let failure = step.failure {

@@ -59,12 +59,19 @@ extension AutoMigration {
   /// columns under their old names, added ones as their default), and the columns to
   /// report. A column whose SQL type changes too is left to the check that runs after the
   /// conversion (the conversion may change its values).
-  static func decodeCheck(_ diff: SchemaDiff) -> (sql: String, columns: Set<String>)? {
-    let retyped = Set(
-      diff.changes.compactMap { change -> String? in
-        guard case .columnRetyped(let name, _, _) = change else { return nil }
-        return name
-      })
+  ///
+  /// `complete` when it reports every column whose Swift type changed: the rows it decodes
+  /// are then the ones the migration writes.
+  static func decodeCheck(_ diff: SchemaDiff) -> MigrationPlan.DecodeCheck? {
+    var retyped = Set<String>()
+    var backfilled = Set<String>()
+    for change in diff.changes {
+      switch change {
+      case .columnRetyped(let name, _, _): retyped.insert(name)
+      case .nullabilityChanged(let name, true, true): backfilled.insert(name)
+      default: break
+      }
+    }
     let columns = Set(diff.swiftTypeChanges).subtracting(retyped)
     guard !columns.isEmpty else { return nil }
     let source = Dictionary(
@@ -75,10 +82,14 @@ extension AutoMigration {
     let selected = diff.desired.columns.map { column in
       let value: String
       if let name = source[column.name] {
-        value =
-          retyped.contains(column.name)
-          ? "CAST(" + SQLIdentifier.quote(name) + " AS " + column.type + ")"
-          : SQLIdentifier.quote(name)
+        let quoted = SQLIdentifier.quote(name)
+        if retyped.contains(column.name) {
+          value = "CAST(" + quoted + " AS " + column.type + ")"
+        } else if backfilled.contains(column.name), let defaultSQL = column.defaultSQL {
+          value = "coalesce(" + quoted + ", " + defaultSQL + ")"  // as the copy fills them
+        } else {
+          value = quoted
+        }
       } else if let defaultSQL = column.defaultSQL {
         value = defaultSQL
       } else {
@@ -86,10 +97,10 @@ extension AutoMigration {
       }
       return value + " AS " + SQLIdentifier.quote(column.name)
     }
-    return (
-      "SELECT " + selected.joined(separator: ", ") + " FROM "
-        + SQLIdentifier.quote(diff.desired.name), columns
-    )
+    return MigrationPlan.DecodeCheck(
+      sql: "SELECT " + selected.joined(separator: ", ") + " FROM "
+        + SQLIdentifier.quote(diff.desired.name),
+      columns: columns, complete: retyped.isDisjoint(with: diff.swiftTypeChanges))
   }
 
   /// Existing rows that a new constraint refuses, found by reading them: NULLs in a column

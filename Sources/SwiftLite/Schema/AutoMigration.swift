@@ -60,6 +60,7 @@ public enum AutoMigration {
       plan.validator = rowValidator(for: model, desired)
       if let check = plan.decodeCheck {
         plan.refuse(try undecodable(model, check, desired, in: db))
+        plan.rowsDecoded = check.complete
       }
     }
     if adopted {
@@ -96,7 +97,7 @@ public enum AutoMigration {
   /// the table as it is: one ``MigrationError/valuesDoNotDecode(table:column:type:)`` per
   /// column of `check` with such a value.
   private static func undecodable<M: Model>(
-    _ model: M.Type, _ check: (sql: String, columns: Set<String>), _ desired: TableSchema,
+    _ model: M.Type, _ check: MigrationPlan.DecodeCheck, _ desired: TableSchema,
     in db: Connection
   ) throws -> [MigrationError] {
     var failed: [String] = []

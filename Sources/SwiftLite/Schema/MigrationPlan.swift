@@ -101,7 +101,19 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   public internal(set) var refusals: [MigrationRefusal] = []
   /// The columns whose values are decoded while planning (a Swift type changed, the SQL
   /// type did not), and the query that reads them from the table as it is.
-  var decodeCheck: (sql: String, columns: Set<String>)?
+  var decodeCheck: DecodeCheck?
+  /// Whether planning decoded every row as the model, for every column whose Swift type
+  /// changed: applied in the transaction it was planned in, the plan skips its own decode.
+  var rowsDecoded = false
+
+  /// A decode of the rows while planning: the query reading the table as the migration
+  /// would write it, the columns reported, and whether they are all the columns whose
+  /// Swift type changed.
+  struct DecodeCheck {
+    var sql: String
+    var columns: Set<String>
+    var complete: Bool
+  }
   /// Decodes every row as the model, for a step that asks for it (a property's Swift type
   /// changed): throws ``MigrationError/valuesDoNotDecode(table:column:type:)``.
   var validator: RowValidator?

@@ -55,6 +55,23 @@ private struct ItemConstrained: Model, Equatable {
   static let indexes = [TableIndex(["price"], unique: true)]
 }
 
+/// A `Tag` list kept as optional text.
+private struct ShelfV1: Model, Equatable {
+  var id: Int64?
+  var tags: String?
+  static let tableName = "Shelf"
+  static let primaryKey = ["id"]
+}
+
+/// The list as a JSON array, required, its NULLs taking the empty array.
+private struct ShelfV2: Model, Equatable {
+  var id: Int64?
+  var tags: [String]
+  static let tableName = "Shelf"
+  static let primaryKey = ["id"]
+  static let columnConstraints: [String: [ColumnConstraint]] = ["tags": [.default("[]")]]
+}
+
 /// A hand-made `line` table's model, as it is.
 private struct Line: Model, Equatable {
   var id: Int64?
@@ -250,6 +267,34 @@ final class MigrationRefusalsTests: ModelTestCase {
       thrownError(MigrationError.self) { try db.migrate(ItemConstrained.self) }?.refusals,
       plan.refusals)
     try db.close()
+    XCTAssertEqual(try fileBytes(), bytes, "file byte-identical")
+  }
+
+  /// The dry run decodes the rows as the migration would write them: a NULL that takes the
+  /// column's default is decoded as the default, not refused.
+  func testADryRunDecodesTheValuesTheMigrationWrites() throws {
+    let db = try open()
+    try db.save([ShelfV1(id: 1, tags: nil), ShelfV1(id: 2, tags: "[\"a\"]")])
+    let plan = try db.migrationPlan(for: ShelfV2.self)
+    XCTAssertTrue(plan.canApply, "\(plan)")
+    try db.migrate(ShelfV2.self)
+    XCTAssertEqual(try db.findAll(ShelfV2.self, orderBy: "id").map(\.tags), [[], ["a"]])
+
+    // A value that does not decode is still refused, before anything is written.
+    try db.execute("INSERT INTO Shelf (id, tags) VALUES (3, 'a,b')")
+    try db.close()
+    let bytes = try fileBytes()
+    struct ShelfV3: Model, Equatable {
+      var id: Int64?
+      var tags: Set<String>
+      static let tableName = "Shelf"
+      static let primaryKey = ["id"]
+    }
+    let reopened = try open()
+    XCTAssertEqual(
+      try reopened.migrationPlan(for: ShelfV3.self).refusals.map(\.subject), ["column tags"])
+    XCTAssertThrowsError(try reopened.migrate(ShelfV3.self))
+    try reopened.close()
     XCTAssertEqual(try fileBytes(), bytes, "file byte-identical")
   }
 
