@@ -194,6 +194,7 @@ public enum AutoMigration {
     let changes = diff.changes + fullText.changes
     let strategy = MigrationPlan.Strategy(for: changes)
     let steps: [MigrationPlan.Step]
+    var unchecked: [String] = []
     switch strategy {
     case .none where diff.recordIsCurrent:
       steps = []
@@ -201,7 +202,9 @@ public enum AutoMigration {
     // not create, or a record older than the Swift types.
     case .rebuild:
       let rebuild = TableRebuild(diff, lossy: lossy, in: db)
-      refusals += try rebuild.refusals(checkingValues: checkingValues)
+      let found = try rebuild.refusals(checkingValues: checkingValues)
+      refusals += found.refusals
+      unchecked = found.unchecked
       steps =
         try rebuild.steps()
         + [decodeCheckStep(diff)].compactMap { $0 }
@@ -213,6 +216,7 @@ public enum AutoMigration {
     }
     var plan = MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
     plan.refuse(refusals)
+    plan.unchecked = unchecked
     if checkingValues { plan.decodeCheck = decodeCheck(diff) }
     if strategy == .rebuild {
       plan.freedPages = try TableRebuild.freedPages(rebuilding: table, in: db)

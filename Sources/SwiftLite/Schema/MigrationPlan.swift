@@ -99,6 +99,12 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   /// ``MigrationError/constraintViolated(table:step:message:)`` or
   /// ``MigrationError/foreignKeyViolation(table:)`` and rolls back.
   public internal(set) var refusals: [MigrationRefusal] = []
+  /// What this plan could not check on its connection, one line each: a connection that
+  /// cannot write even its TEMP schema (a read of ``DatabaseQueue`` or ``DatabasePool``
+  /// runs with `PRAGMA query_only`) cannot compile triggers against the new columns or
+  /// convert values the way the rebuild would. Applying the plan checks them, and rolls
+  /// back when one fails; plan on a connection that can write for a complete dry run.
+  public internal(set) var unchecked: [String] = []
   /// The columns whose values are decoded while planning (a Swift type changed, the SQL
   /// type did not), and the query that reads them from the table as it is.
   var decodeCheck: DecodeCheck?
@@ -172,6 +178,10 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
       lines.append(
         "  frees \(freedPages) page(s) of the old table (the file keeps its "
           + "size until VACUUM)")
+    }
+    if !unchecked.isEmpty {
+      lines.append("  not checked on this read-only connection (applying checks them):")
+      lines += unchecked.map { "  ? " + $0 }
     }
     if !canApply {
       lines.append("  refused, nothing is written until each is fixed:")

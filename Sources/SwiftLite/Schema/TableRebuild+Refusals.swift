@@ -9,25 +9,41 @@ extension TableRebuild {
   /// and, when `checkingValues`, one ``MigrationError/lossyTypeChange(table:column:newType:)``
   /// per retyped column with a value that would not convert (or be rounded), unless the
   /// column may lose them. Reads the rows; writes only TEMP tables, rolled back.
+  /// - Returns: the refusals, and what could not be checked on this connection (one that
+  ///   cannot write its TEMP schema), one line each.
   /// - Throws: `SQLiteError` when reading fails.
-  func refusals(checkingValues: Bool) throws -> [MigrationError] {
+  func refusals(checkingValues: Bool) throws -> (refusals: [MigrationError], unchecked: [String]) {
     var refusals: [MigrationError] = []
+    var unchecked: [String] = []
     if checkingValues {
       for column in retyped where !lossy.contains(column.name) {
-        if try loses(column) {
+        switch try loses(column) {
+        case true?:
           refusals.append(
             .lossyTypeChange(table: table, column: column.name, newType: column.type))
+        case nil:
+          unchecked.append(
+            "whether every value of \(column.name) converts to \(column.type) (only rounding "
+              + "was checked)")
+        case false?:
+          break
         }
       }
     }
-    let failures = try TriggerCompileCheck.failures(
-      of: try rememberTriggers(), on: diff.desired, in: db)
-    if !failures.isEmpty {
+    let triggers = try rememberTriggers()
+    switch try TriggerCompileCheck.failures(of: triggers, on: diff.desired, in: db) {
+    case let failures? where !failures.isEmpty:
       refusals.append(
         .triggersWouldNotCompile(
           table: table, triggers: failures.map(\.trigger), messages: failures.map(\.message)))
+    case nil where triggers.contains(where: { $0.sql.hasPrefix("CREATE TRIGGER ") }):
+      unchecked.append(
+        "whether the triggers " + triggers.map(\.name).joined(separator: ", ")
+          + " compile against the new columns")
+    default:
+      break
     }
-    return refusals
+    return (refusals, unchecked)
   }
 
   /// The condition (over the old table's `source` column) of a value that keeps its class
@@ -47,8 +63,9 @@ extension TableRebuild {
   /// The values not already of an accepted class are inserted into a TEMP table with the
   /// new type, as the rebuild's copy converts them, and their classes read back; the
   /// savepoint is rolled back. On a connection that cannot write its TEMP schema, only the
-  /// rounding is checked here (the rebuild checks the rest while it runs).
-  private func loses(_ column: ColumnDefinition) throws -> Bool {
+  /// rounding is checked here: `nil` when it finds none (the rebuild checks the rest while
+  /// it runs).
+  private func loses(_ column: ColumnDefinition) throws -> Bool? {
     guard let accepted = column.acceptedClasses else { return false }
     let source =
       diff.sources.first { $0.target.name == column.name }?.source ?? column.name
@@ -78,7 +95,7 @@ extension TableRebuild {
     } catch is Done {
       return loses
     } catch let error as SQLiteError where error.code == .readOnly {
-      return false
+      return nil
     }
     return loses
   }

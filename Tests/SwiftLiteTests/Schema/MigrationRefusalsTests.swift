@@ -298,6 +298,43 @@ final class MigrationRefusalsTests: ModelTestCase {
     XCTAssertEqual(try fileBytes(), bytes, "file byte-identical")
   }
 
+  /// A read cannot write even its TEMP schema: the dry run says what it could not check
+  /// there, and a write connection's lists it.
+  func testADryRunInAReadSaysWhatItCouldNotCheck() throws {
+    do {
+      let db = try open()
+      try db.save([GadgetV1(id: 1, name: "lamp", note: nil, code: "abc", tags: "[]")])
+      try db.execute(
+        """
+        CREATE TABLE audit (what TEXT);
+        CREATE TRIGGER gadget_noted AFTER UPDATE ON Gadget BEGIN INSERT INTO audit VALUES (new.note); END;
+        """)
+      try db.close()
+    }
+    struct GadgetRetyped: Model {
+      var id: Int64?
+      var name: String
+      var code: Int
+      var tags: String
+      static let tableName = "Gadget"
+      static let primaryKey = ["id"]
+    }
+    let queue = try DatabaseQueue(path: path())
+    let read = try queue.read { db in try db.migrationPlan(for: GadgetRetyped.self) }
+    XCTAssertEqual(read.refusals, [])
+    XCTAssertEqual(
+      read.unchecked,
+      [
+        "whether every value of code converts to INTEGER (only rounding was checked)",
+        "whether the triggers gadget_noted compile against the new columns",
+      ])
+    XCTAssertTrue(read.description.contains("not checked on this read-only connection"))
+    let written = try queue.write { db in try db.migrationPlan(for: GadgetRetyped.self) }
+    XCTAssertEqual(written.unchecked, [])
+    XCTAssertEqual(
+      kinds(written.refusals), ["lossyTypeChange", "triggersWouldNotCompile"])
+  }
+
   func testAnAdoptionRefusalNamesTheChangesThatNeedTheRebuild() throws {
     do {
       let db = try open()
