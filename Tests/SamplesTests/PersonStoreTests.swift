@@ -66,9 +66,11 @@ final class PersonStoreTests: TemporaryDirectoryTestCase {
     _ = try runDemo()
     let db = try Connection(path: path)
     XCTAssertThrowsError(try db.findAll(Person.self)) { error in
-      guard case MigrationError.wouldLoseData(let table, let column, let rows) = error else {
-        return XCTFail("unexpected \(error)")
-      }
+      // Every refusal is listed; the data that would be dropped comes first.
+      guard
+        case .wouldLoseData(let table, let column, let rows)? = (error as? MigrationError)?
+          .refusals.first?.error
+      else { return XCTFail("unexpected \(error)") }
       XCTAssertEqual(table, "Person")
       XCTAssertEqual(column, "name")
       XCTAssertEqual(rows, 3)

@@ -18,16 +18,19 @@ extension AutoMigration {
     return (result, kept)
   }
 
-  /// Refuses a rebuild that would drop what SQLite cannot report of the table as another
-  /// program made it (CHECK and COLLATE clauses, constraint names, AUTOINCREMENT), unless
-  /// the model permits it.
-  static func checkAdoptedRebuild<M: Model>(
-    _ model: M.Type, _ plan: MigrationPlan, _ stored: TableDescription
-  ) throws {
-    guard plan.strategy == .rebuild, !M.allowsRebuildingAdoptedTable else { return }
+  /// The refusal of a rebuild that would drop what SQLite cannot report of the table as
+  /// another program made it (CHECK and COLLATE clauses, constraint names, AUTOINCREMENT),
+  /// naming the changes that need the rebuild; `nil` when the plan does not rebuild or the
+  /// table has no such clause. The caller decides whether the model permits it.
+  static func adoptedRebuildRefusal(_ plan: MigrationPlan, _ stored: TableDescription)
+    -> MigrationError?
+  {
+    guard plan.strategy == .rebuild else { return nil }
     let (clauses, sql) = unreportedClauses(of: stored)
-    guard !clauses.isEmpty else { return }
-    throw MigrationError.rebuildWouldDropConstraints(table: plan.table, clauses: clauses, sql: sql)
+    guard !clauses.isEmpty else { return nil }
+    return .rebuildWouldDropConstraints(
+      table: plan.table, changes: plan.schemaChanges.filter(\.needsRebuild).map(\.description),
+      clauses: clauses, sql: sql)
   }
 
   /// The kinds of clause in the table's CREATE statement (as `stored` describes it) that

@@ -10,10 +10,14 @@ extension AutoMigration {
   /// The plan's checks (no values in a dropped column, ...) were made when it was planned;
   /// ``migrate(_:table:in:)`` plans again inside the write transaction, so nothing another
   /// connection wrote in between can be lost.
-  /// - Throws: ``MigrationError`` for a refused or failed step; `SQLiteError` for other
-  ///   failures. Nothing is changed when it throws.
+  /// - Throws: ``MigrationError`` for a plan with refusals (before anything is written) or
+  ///   a failed step; `SQLiteError` for other failures. Nothing is changed when it throws.
   static func apply(_ plan: MigrationPlan, in db: Connection) throws {
+    try plan.checkCanApply()
     guard !plan.isEmpty else { return }
+    // Planned before the transaction: the rows may have changed since they were decoded.
+    var plan = plan
+    plan.rowsDecoded = false
     _ = try run(expecting: plan.strategy, table: plan.table, in: db) { _ in plan }
   }
 
@@ -21,7 +25,8 @@ extension AutoMigration {
   /// again and applies inside one IMMEDIATE transaction (a savepoint inside an open one),
   /// so the checks that keep data safe hold for the data the migration actually copies.
   /// - Returns: the plan that was applied (empty when nothing was needed).
-  /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`; nothing changes then.
+  /// - Throws: ``ModelError``, ``MigrationError`` (a plan's refusals, all of them, before
+  ///   anything is written) or `SQLiteError`; nothing changes then.
   @discardableResult
   static func migrate<M: Model>(_ model: M.Type, table: String? = nil, in db: Connection)
     throws -> MigrationPlan
@@ -37,7 +42,16 @@ extension AutoMigration {
     _ model: M.Type, table: String?, adopting: Bool, stored: TableDescription? = nil,
     in db: Connection
   ) throws -> MigrationPlan {
-    let first = try plan(for: model, table: table, adopting: adopting, stored: stored, in: db)
+    // The first plan chooses how to run (foreign keys paused for a rebuild) and reads no
+    // values; the one applied reads them with the write lock held. A refused plan is
+    // thrown with every refusal, values included.
+    let first = try plan(
+      for: model, table: table, adopting: adopting, stored: stored, checkingValues: false,
+      in: db)
+    if !first.canApply {
+      try plan(for: model, table: table, adopting: adopting, in: db).checkCanApply()
+      try first.checkCanApply()
+    }
     guard !first.isEmpty else { return first }
     return try run(expecting: first.strategy, table: first.table, in: db) { db in
       try plan(for: model, table: table, adopting: adopting, in: db)
@@ -52,7 +66,7 @@ extension AutoMigration {
   /// - Throws: ``MigrationError`` or `SQLiteError`; nothing changes then.
   @discardableResult
   static func migrate(to table: SchemaSnapshot.Table, in db: Connection) throws -> MigrationPlan {
-    let makePlan = { (db: Connection) throws -> MigrationPlan in
+    let makePlan = { (db: Connection, checkingValues: Bool) throws -> MigrationPlan in
       var desired = table.schema
       let stored = try SchemaCatalogue.describe(desired.name, in: db)
       let adopted = stored.record?.isAdopted ?? false
@@ -63,20 +77,22 @@ extension AutoMigration {
       }
       var plan = try plan(
         to: desired, renamed: table.renamedColumns, droppable: Set(table.droppableColumns),
-        lossy: Set(table.lossyConvertibleColumns), in: db)
+        lossy: Set(table.lossyConvertibleColumns), checkingValues: checkingValues, in: db)
       if adopted {
         plan.kept = kept
-        let (clauses, sql) = unreportedClauses(of: try SchemaCatalogue.describe(plan.table, in: db))
-        if plan.strategy == .rebuild, !clauses.isEmpty {
-          throw MigrationError.rebuildWouldDropConstraints(
-            table: plan.table, clauses: clauses, sql: sql)
-        }
+        if let refusal = adoptedRebuildRefusal(plan, stored) { plan.refuse([refusal]) }
       }
       return plan
     }
-    let first = try makePlan(db)
+    let first = try makePlan(db, false)
+    if !first.canApply {
+      try makePlan(db, true).checkCanApply()
+      try first.checkCanApply()
+    }
     guard !first.isEmpty else { return first }
-    return try run(expecting: first.strategy, table: first.table, in: db, plan: makePlan)
+    return try run(expecting: first.strategy, table: first.table, in: db) { db in
+      try makePlan(db, true)
+    }
   }
 
   /// Runs the plan `makePlan` returns inside one write transaction, with foreign keys
@@ -111,6 +127,9 @@ extension AutoMigration {
     let body = { (db: Connection) throws -> MigrationPlan in
       try createRecordTable(in: db)
       let plan = try makePlan(db)
+      // Planned again with the write lock held: what it refuses now is thrown before any
+      // step runs.
+      try plan.checkCanApply()
       if plan.strategy == .rebuild, enforcing, !pausedForeignKeys {
         // Dropping the old table with foreign keys on deletes from it: rows of other tables
         // that reference it, and rows of the copy when the table references itself, would
@@ -121,7 +140,8 @@ extension AutoMigration {
       }
       for step in plan.steps {
         if step.decodesRows {
-          try plan.validator?.run(db)
+          // Planned in this transaction, the plan decoded these rows already.
+          if !plan.rowsDecoded { try plan.validator?.run(db) }
           continue
         }
         if let failure = step.failure {

@@ -24,10 +24,11 @@ public enum AutoMigration {
   /// The table where SwiftLite records the definition it gave each model table.
   public static let recordTable = "swiftlite_schema"
 
-  /// The plan that would bring `table` (default: the model's table) in line with `model`.
-  /// Reads the database; changes nothing.
-  /// - Throws: ``ModelError`` for a model that cannot be mapped, ``MigrationError`` when the
-  ///   change would lose data, `SQLiteError` when reading the schema fails.
+  /// The plan that would bring `table` (default: the model's table) in line with `model`,
+  /// with every change it refuses in ``MigrationPlan/refusals``. Reads the database (the
+  /// rows a refusal concerns too); changes nothing.
+  /// - Throws: ``ModelError`` for a model that cannot be mapped, `SQLiteError` when reading
+  ///   the schema or the rows fails.
   static func plan<M: Model>(for model: M.Type, table: String? = nil, in db: Connection)
     throws -> MigrationPlan
   {
@@ -37,10 +38,14 @@ public enum AutoMigration {
   /// The plan for the model's table; for a table adopted before (or being adopted now),
   /// planned against the model laid over the table, so what the table has that the model
   /// does not declare is kept.
-  /// - Parameter stored: the table as just described on `db`, or `nil` to describe it.
+  /// - Parameters:
+  ///   - stored: the table as just described on `db`, or `nil` to describe it.
+  ///   - checkingValues: whether to read the values a retyped column would lose, or that
+  ///     would not decode as a new Swift type (a plan applied right away checks them in its
+  ///     steps).
   static func plan<M: Model>(
     for model: M.Type, table: String?, adopting: Bool, stored: TableDescription? = nil,
-    in db: Connection
+    checkingValues: Bool = true, in db: Connection
   ) throws -> MigrationPlan {
     var desired = try TableSchema(model, table: table)
     var kept: [String] = []
@@ -50,13 +55,19 @@ public enum AutoMigration {
     if adopted { (desired, kept) = adoptedSchema(model, desired, stored) }
     var plan = try plan(
       to: desired, renamed: M.renamedProperties, droppable: M.droppableColumns,
-      lossy: M.lossyConvertibleColumns, stored: stored, in: db)
+      lossy: M.lossyConvertibleColumns, stored: stored, checkingValues: checkingValues, in: db)
     if plan.steps.contains(where: \.decodesRows) {
       plan.validator = rowValidator(for: model, desired)
+      if let check = plan.decodeCheck {
+        plan.refuse(try undecodable(model, check, desired, in: db))
+        plan.rowsDecoded = check.complete
+      }
     }
     if adopted {
       plan.kept = kept
-      try checkAdoptedRebuild(model, plan, stored)
+      if !M.allowsRebuildingAdoptedTable, let refusal = adoptedRebuildRefusal(plan, stored) {
+        plan.refuse([refusal])
+      }
       if adopting, !wasAdopted, !plan.steps.isEmpty {
         plan.steps.append(adoptionRecordStep(desired.name))
       }
@@ -73,25 +84,60 @@ public enum AutoMigration {
       "SELECT " + desired.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
       + " FROM " + SQLIdentifier.quote(desired.name)
     return MigrationPlan.RowValidator { db in
-      let decoder = RowDecoder(ignoredProperties: M.ignoredProperties)
-      // A model with its own mapping is checked through it: that is how it will read.
-      let mapped = M.self as? any RowMapped.Type
-      var columns: ColumnMap?
-      try db.forEachRow(sql) { row in
-        do {
-          if let mapped {
-            let map = columns ?? ColumnMap(reading: mapped.mappedColumns, from: row.layout)
-            columns = map
-            try mapped.check(row, columns: map)
-          } else {
-            _ = try decoder.decode(M.self, from: row)
-          }
-        } catch let error as DecodingError {
-          let column = Self.column(of: error) ?? "?"
-          throw MigrationError.valuesDoNotDecode(
-            table: desired.name, column: column,
-            type: desired.column(named: column)?.swiftType ?? "the model's type")
+      try decodeRows(M.self, sql, in: db) { column in
+        let column = column ?? "?"
+        throw MigrationError.valuesDoNotDecode(
+          table: desired.name, column: column,
+          type: desired.column(named: column)?.swiftType ?? "the model's type")
+      }
+    }
+  }
+
+  /// The values the plan's decode check finds that do not decode as the model, read from
+  /// the table as it is: one ``MigrationError/valuesDoNotDecode(table:column:type:)`` per
+  /// column of `check` with such a value.
+  private static func undecodable<M: Model>(
+    _ model: M.Type, _ check: MigrationPlan.DecodeCheck, _ desired: TableSchema,
+    in db: Connection
+  ) throws -> [MigrationError] {
+    var failed: [String] = []
+    do {
+      try decodeRows(model, check.sql, in: db) { column in
+        guard let column, check.columns.contains(column), !failed.contains(column) else { return }
+        failed.append(column)
+        if failed.count == check.columns.count { throw DecodeCheckDone() }
+      }
+    } catch is DecodeCheckDone {}
+    return failed.map { column in
+      .valuesDoNotDecode(
+        table: desired.name, column: column,
+        type: desired.column(named: column)?.swiftType ?? "the model's type")
+    }
+  }
+
+  /// Stands for the end of a decode check that found every column it looks for.
+  private struct DecodeCheckDone: Error {}
+
+  /// Decodes every row `sql` reads as the model, calling `failed` with the column (when
+  /// known) of each row that does not decode.
+  private static func decodeRows<M: Model>(
+    _ model: M.Type, _ sql: String, in db: Connection, failed: (String?) throws -> Void
+  ) throws {
+    let decoder = RowDecoder(ignoredProperties: M.ignoredProperties)
+    // A model with its own mapping is checked through it: that is how it will read.
+    let mapped = M.self as? any RowMapped.Type
+    var columns: ColumnMap?
+    try db.forEachRow(sql) { row in
+      do {
+        if let mapped {
+          let map = columns ?? ColumnMap(reading: mapped.mappedColumns, from: row.layout)
+          columns = map
+          try mapped.check(row, columns: map)
+        } else {
+          _ = try decoder.decode(M.self, from: row)
         }
+      } catch let error as DecodingError {
+        try failed(Self.column(of: error))
       }
     }
   }
@@ -115,11 +161,14 @@ public enum AutoMigration {
   ///   - droppable: columns that may be dropped with their values.
   ///   - lossy: columns whose unconvertible values may become NULL.
   ///   - stored: the table as just described on `db`, or `nil` to describe it.
+  ///   - checkingValues: whether to read the values a retyped column would lose.
   ///   - db: the connection.
-  /// - Throws: ``MigrationError`` when the change would lose data; `SQLiteError`.
+  /// - Returns: the plan, with what it refuses in ``MigrationPlan/refusals``.
+  /// - Throws: `SQLiteError`.
   static func plan(
     to desired: TableSchema, renamed: [String: String] = [:], droppable: Set<String> = [],
-    lossy: Set<String> = [], stored description: TableDescription? = nil, in db: Connection
+    lossy: Set<String> = [], stored description: TableDescription? = nil,
+    checkingValues: Bool = true, in db: Connection
   ) throws -> MigrationPlan {
     // Read, compare (a pure diff of values), refuse what would lose data, choose the
     // strategy from the changes, then write the SQL for it. Features of the stored table
@@ -139,19 +188,25 @@ public enum AutoMigration {
       from: stored, to: desired, renamed: renamed,
       parentKeys: try parentKeys(
         of: desired.foreignKeys + stored.schema.foreignKeys, desired, in: db))
-    try checkKeepsData(diff, droppable: droppable, in: db)
+    var refusals = try dataLossRefusals(diff, droppable: droppable, in: db)
+    if checkingValues { refusals += try constraintRefusals(diff, in: db) }
     let fullText = try FullTextIndexMigration(desired, in: db)
     let changes = diff.changes + fullText.changes
     let strategy = MigrationPlan.Strategy(for: changes)
     let steps: [MigrationPlan.Step]
+    var unchecked: [String] = []
     switch strategy {
     case .none where diff.recordIsCurrent:
       steps = []
     // With no change, the plan may still record the definition: for a table SwiftLite did
     // not create, or a record older than the Swift types.
     case .rebuild:
+      let rebuild = TableRebuild(diff, lossy: lossy, in: db)
+      let found = try rebuild.refusals(checkingValues: checkingValues)
+      refusals += found.refusals
+      unchecked = found.unchecked
       steps =
-        try TableRebuild(diff, lossy: lossy, in: db).steps()
+        try rebuild.steps()
         + [decodeCheckStep(diff)].compactMap { $0 }
         + [recordStep(desired, definition: desired.createTableSQL())]
     default:
@@ -160,6 +215,9 @@ public enum AutoMigration {
         + [recordStep(desired, definition: diff.alteredDefinition)]
     }
     var plan = MigrationPlan(table: table, strategy: strategy, changes: changes, steps: steps)
+    plan.refuse(refusals)
+    plan.unchecked = unchecked
+    if checkingValues { plan.decodeCheck = decodeCheck(diff) }
     if strategy == .rebuild {
       plan.freedPages = try TableRebuild.freedPages(rebuilding: table, in: db)
     }

@@ -13,7 +13,9 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// `Int` to `Bool`, an enum that lost a case) and some stored values do not decode as
   /// the new type.
   case valuesDoNotDecode(table: String, column: String, type: String)
-  /// Existing rows violate a constraint of the new schema (unique, not null, check, key).
+  /// Existing rows violate a constraint of the new schema (unique, not null, check, key):
+  /// found while planning (NULLs under a new NOT NULL, duplicates under a new UNIQUE or
+  /// key: a refusal of the plan), or while the migration runs (rolled back).
   case constraintViolated(table: String, step: String, message: String)
   /// After the rebuild, rows point at missing parents.
   case foreignKeyViolation(table: String)
@@ -32,28 +34,25 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   case notManaged(table: String)
   /// Migrating this adopted table needs a rebuild, which writes its CREATE statement anew,
   /// and the statement it has holds clauses SQLite cannot report (listed), so the rebuild
-  /// would drop them.
-  case rebuildWouldDropConstraints(table: String, clauses: [String], sql: String)
+  /// would drop them. `changes` names the schema changes that need the rebuild (their
+  /// ``SchemaChange/description``).
+  case rebuildWouldDropConstraints(table: String, changes: [String], clauses: [String], sql: String)
   /// The table must be rebuilt, and triggers on it (named, each with SQLite's message) do
   /// not compile against its new columns: recreated as they are, they would fail every
   /// later write. Refused when planning, before anything is written.
   case triggersWouldNotCompile(table: String, triggers: [String], messages: [String])
+  /// The plan refuses more than one change (each listed, with its fix); nothing was
+  /// written. A plan with exactly one refusal throws that refusal's own case instead, so
+  /// `catch MigrationError.wouldLoseData` still sees it: ``refusals`` lists them in both.
+  case refused(table: String, refusals: [MigrationRefusal])
 
-  /// A sentence naming the table, the column and how to permit the change.
+  /// A sentence naming the table, the column and how to permit the change (for a
+  /// refusal, its ``MigrationRefusal/reason`` then its ``MigrationRefusal/fix``).
   public var description: String {
     switch self {
-    case .wouldLoseData(let table, let column, let rows):
-      return "\(table).\(column) was removed from the model but holds values in \(rows) row(s); "
-        + "add \"\(column)\" to the model's droppableColumns to drop them, or keep the property"
-    case .notNullWithoutDefault(let table, let column):
-      return "\(table).\(column) is new and NOT NULL but has no default for the existing rows; "
-        + "make the property optional or declare .default(...) in columnConstraints"
-    case .lossyTypeChange(let table, let column, let newType):
-      return "\(table).\(column): some stored values cannot convert to \(newType); "
-        + "convert them first, or add \"\(column)\" to lossyConvertibleColumns to set them to NULL"
-    case .valuesDoNotDecode(let table, let column, let type):
-      return "\(table).\(column): some stored values do not decode as \(type), its new Swift type; "
-        + "convert them first (an UPDATE of your own), or keep the old type"
+    case .wouldLoseData, .notNullWithoutDefault, .lossyTypeChange, .valuesDoNotDecode,
+      .rebuildWouldDropConstraints, .triggersWouldNotCompile, .refused:
+      return refusalParts.map { $0.reason + "; " + $0.fix } ?? ""
     case .constraintViolated(let table, let step, let message):
       return "\(table): existing rows violate the new schema (\(message)) during: \(step)"
     case .foreignKeyViolation(let table):
@@ -71,18 +70,6 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
       return "\(table) was not created by SwiftLite, so SwiftLite does not change it; the "
         + "model reads and writes it as it is. To have it migrated, adopt it: "
         + "adoptionPlan(for:) shows what that would do, adopt(_:) does it"
-    case .rebuildWouldDropConstraints(let table, let clauses, let sql):
-      return "\(table) must be rebuilt for this change, and its CREATE statement has "
-        + clauses.joined(separator: ", ") + " clauses that SQLite does not report, so the "
-        + "rebuilt table would lose them: declare them in the model (columnConstraints, "
-        + "autoIncrement) and set allowsRebuildingAdoptedTable, or change the model so that "
-        + "no rebuild is needed. The table is: \(sql)"
-    case .triggersWouldNotCompile(let table, let triggers, let messages):
-      let named = zip(triggers, messages).map { "\($0) (\($1))" }.joined(separator: ", ")
-      return "\(table) must be rebuilt, and its trigger(s) " + named + " do not compile "
-        + "against the new columns: drop or rewrite them first (DROP TRIGGER, then CREATE "
-        + "TRIGGER after the migration); a full-text index's triggers are recreated by "
-        + "SwiftLite when the model declares the index in fullTextIndexes"
     }
   }
 }

@@ -1,11 +1,15 @@
 /// What ``AutoMigration`` would do to bring a table in line with a model: a list of SQL
-/// steps, each with its reason. Print it or inspect it before applying (a dry run).
+/// steps, each with its reason, and every change it refuses (``refusals``), each with its
+/// fix. Print it or inspect it before applying (a dry run): a plan with refusals cannot be
+/// applied (``canApply``), and `migrate` throws them, writing nothing.
 ///
 /// ```swift
 /// let plan = try db.migrationPlan(for: Person.self)
-/// print(plan)          // the steps, in order, with their SQL
-/// try db.migrate(Person.self)
+/// print(plan)          // the steps, in order, with their SQL, then any refusals
+/// if plan.canApply { try db.migrate(Person.self) }
 /// ```
+///
+/// `Sendable`: values only.
 public struct MigrationPlan: Sendable, CustomStringConvertible {
   /// How the table changes.
   public enum Strategy: String, Sendable {
@@ -82,6 +86,40 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
   /// old indexes' pages are freed too, and reused by the new indexes). The file keeps its size: SQLite reuses free pages for later writes, and
   /// `VACUUM` gives them back (``Migrator/reclaimsSpace``). `0` for other strategies.
   public internal(set) var freedPages: Int? = 0
+  /// Every change the plan refuses, each with its fix (``MigrationRefusal``), found while
+  /// planning: values a removed column holds, a new NOT NULL column without a default,
+  /// values that would not convert to a new SQL type or decode as a new Swift type, NULLs
+  /// under a new NOT NULL and duplicates under a new UNIQUE constraint, unique index or
+  /// primary key, triggers that would not compile, a rebuild that would drop what SQLite
+  /// cannot report of an adopted table. Empty when the plan can be applied. ``steps`` are
+  /// still listed, to show what the plan would do once the refusals are fixed.
+  ///
+  /// Some failures show only while applying (rows that break a new CHECK or foreign key,
+  /// values that collide only once converted): `migrate` then throws
+  /// ``MigrationError/constraintViolated(table:step:message:)`` or
+  /// ``MigrationError/foreignKeyViolation(table:)`` and rolls back.
+  public internal(set) var refusals: [MigrationRefusal] = []
+  /// What this plan could not check on its connection, one line each: a connection that
+  /// cannot write even its TEMP schema (a read of ``DatabaseQueue`` or ``DatabasePool``
+  /// runs with `PRAGMA query_only`) cannot compile triggers against the new columns or
+  /// convert values the way the rebuild would. Applying the plan checks them, and rolls
+  /// back when one fails; plan on a connection that can write for a complete dry run.
+  public internal(set) var unchecked: [String] = []
+  /// The columns whose values are decoded while planning (a Swift type changed, the SQL
+  /// type did not), and the query that reads them from the table as it is.
+  var decodeCheck: DecodeCheck?
+  /// Whether planning decoded every row as the model, for every column whose Swift type
+  /// changed: applied in the transaction it was planned in, the plan skips its own decode.
+  var rowsDecoded = false
+
+  /// A decode of the rows while planning: the query reading the table as the migration
+  /// would write it, the columns reported, and whether they are all the columns whose
+  /// Swift type changed.
+  struct DecodeCheck {
+    var sql: String
+    var columns: Set<String>
+    var complete: Bool
+  }
   /// Decodes every row as the model, for a step that asks for it (a property's Swift type
   /// changed): throws ``MigrationError/valuesDoNotDecode(table:column:type:)``.
   var validator: RowValidator?
@@ -105,13 +143,31 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     self.validator = validator
   }
 
-  /// `true` when there is nothing to do.
-  public var isEmpty: Bool { steps.isEmpty }
+  /// `true` when there is nothing to do (no step and no refusal).
+  public var isEmpty: Bool { steps.isEmpty && refusals.isEmpty }
 
-  /// A readable plan: the strategy, the changes, then the numbered steps.
+  /// Whether the plan can be applied: it refuses nothing.
+  public var canApply: Bool { refusals.isEmpty }
+
+  /// Throws the plan's refusals, if any: the refusal's own ``MigrationError`` case when
+  /// there is one, ``MigrationError/refused(table:refusals:)`` when there are more.
+  func checkCanApply() throws {
+    if let error = MigrationError(table: table, refusals: refusals) { throw error }
+  }
+
+  /// Adds the refusals `errors` describe.
+  mutating func refuse(_ errors: [MigrationError]) {
+    refusals += errors.compactMap(MigrationRefusal.init)
+  }
+
+  /// A readable plan: the strategy, the changes, the numbered steps, then the refusals,
+  /// each with its fix.
   public var description: String {
     guard !isEmpty else { return "Table \(table) matches the model: nothing to do." }
-    var lines = ["Migration plan for \(table) (\(strategy.rawValue)):"]
+    var lines = [
+      "Migration plan for \(table) (\(strategy.rawValue))"
+        + (canApply ? ":" : ", refused (\(refusals.count)): it cannot be applied as it is:")
+    ]
     lines += changes.map { "  - " + $0 }
     if !kept.isEmpty {
       lines.append("  keeps what the model does not declare:")
@@ -122,6 +178,14 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
       lines.append(
         "  frees \(freedPages) page(s) of the old table (the file keeps its "
           + "size until VACUUM)")
+    }
+    if !unchecked.isEmpty {
+      lines.append("  not checked on this read-only connection (applying checks them):")
+      lines += unchecked.map { "  ? " + $0 }
+    }
+    if !canApply {
+      lines.append("  refused, nothing is written until each is fixed:")
+      lines += refusals.map { "  ! " + $0.reason + "\n     fix: " + $0.fix }
     }
     return lines.joined(separator: "\n")
   }

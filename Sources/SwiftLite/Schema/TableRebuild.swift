@@ -14,8 +14,8 @@ struct TableRebuild {
   /// The connection read from.
   let db: Connection
 
-  private var table: String { diff.desired.name }
-  private var quotedTable: String { SQLIdentifier.quote(table) }
+  var table: String { diff.desired.name }
+  var quotedTable: String { SQLIdentifier.quote(table) }
   /// The new table's name until it takes the old one.
   private var temporary: String { "swiftlite_new_" + table }
 
@@ -26,7 +26,8 @@ struct TableRebuild {
     self.db = db
   }
 
-  /// The steps, in order.
+  /// The steps, in order. What they would refuse is found by ``refusals(checkingValues:)``;
+  /// the steps check it again while they run.
   /// - Throws: `SQLiteError` when reading the schema fails.
   func steps() throws -> [MigrationPlan.Step] {
     let desired = diff.desired
@@ -46,11 +47,6 @@ struct TableRebuild {
     }
     steps += carryAutoIncrementSequence()
     let triggers = try rememberTriggers()
-    let failures = try TriggerCompileCheck.failures(of: triggers, on: desired, in: db)
-    guard failures.isEmpty else {
-      throw MigrationError.triggersWouldNotCompile(
-        table: table, triggers: failures.map(\.trigger), messages: failures.map(\.message))
-    }
     steps.append(dropOldTable())
     steps.append(renameNewTable())
     steps += recreateIndexesAndTriggers(triggers)
@@ -59,7 +55,7 @@ struct TableRebuild {
   }
 
   /// The columns whose SQL type changes; each value is checked to convert.
-  private var retyped: [ColumnDefinition] {
+  var retyped: [ColumnDefinition] {
     diff.changes.compactMap { change in
       guard case .columnRetyped(let name, _, _) = change else { return nil }
       return diff.desired.column(named: name)
@@ -230,15 +226,8 @@ struct TableRebuild {
           "check every value of \(column.name) converted to \(column.type)", failure: failure))
       // Some conversions keep the class but round: an integer above 2^53 made REAL, a
       // REAL made TEXT (15 significant digits). Compare with the old table's values.
-      let source = SQLIdentifier.quote(currentSource[column.name] ?? column.name)
-      let rounded: String? =
-        switch column.type {
-        case "REAL": "typeof(\(source)) = 'integer' AND CAST(\(source) AS REAL) <> \(source)"
-        case "TEXT":
-          "typeof(\(source)) = 'real' AND CAST(CAST(\(source) AS TEXT) AS REAL) <> \(source)"
-        default: nil
-        }
-      if let rounded {
+      let source = currentSource[column.name] ?? column.name
+      if let rounded = Self.roundingCondition(column, source: source) {
         steps.append(
           .init(
             "SELECT 1 FROM " + quotedTable + " WHERE " + rounded + " LIMIT 1",
@@ -293,7 +282,7 @@ struct TableRebuild {
   ///
   /// The triggers of the table's declared full-text indexes are not remembered: the
   /// rebuild writes them anew for the new columns.
-  private func rememberTriggers() throws -> [(name: String, sql: String)] {
+  func rememberTriggers() throws -> [(name: String, sql: String)] {
     let fullText = Set(diff.desired.fullTextIndexes.flatMap(\.triggerNames).map(\.asciiCaseFolded))
     return try db.query(
       "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE"

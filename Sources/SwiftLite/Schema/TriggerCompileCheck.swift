@@ -5,7 +5,7 @@
 /// rolled back: the database file is not touched.
 ///
 /// On a connection that cannot write even its TEMP schema (`PRAGMA query_only`), nothing is
-/// checked here; the rebuild then checks the recreated triggers itself, inside its
+/// checked here (`nil`); the rebuild then checks the recreated triggers itself, inside its
 /// transaction.
 struct TriggerCompileCheck {
   /// A trigger that does not compile, and SQLite's message.
@@ -17,11 +17,12 @@ struct TriggerCompileCheck {
   /// Stands for the end of a check, to roll it back.
   private struct Done: Error {}
 
-  /// The triggers (name and `CREATE TRIGGER` statement) that would not compile on `table`.
+  /// The triggers (name and `CREATE TRIGGER` statement) that would not compile on `table`,
+  /// or `nil` when the connection cannot write its TEMP schema to check them.
   /// - Throws: `SQLiteError` for a failure other than the check's own.
   static func failures(
     of triggers: [(name: String, sql: String)], on table: TableSchema, in db: Connection
-  ) throws -> [Failure] {
+  ) throws -> [Failure]? {
     let prefix = "CREATE TRIGGER "
     let checked = triggers.filter { $0.sql.hasPrefix(prefix) }
     guard !checked.isEmpty else { return [] }
@@ -56,7 +57,7 @@ struct TriggerCompileCheck {
     } catch is Done {
       return failures
     } catch let error as SQLiteError where error.code == .readOnly {
-      return []
+      return nil
     }
     return failures
   }

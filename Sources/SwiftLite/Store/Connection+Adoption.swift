@@ -6,10 +6,14 @@ extension Connection {
   ///
   /// For a table that differs from the model only in what the model does not declare (its
   /// declared type names, say), the plan only records the table: no rebuild.
+  ///
+  /// What adoption would refuse is listed in the plan's ``MigrationPlan/refusals``, each with
+  /// its fix: a change that would lose data, or a rebuild of a table whose CHECK or COLLATE
+  /// clauses SQLite cannot report
+  /// (``MigrationError/rebuildWouldDropConstraints(table:changes:clauses:sql:)``, naming the
+  /// changes that need the rebuild). Reads only; writes nothing to the file.
   /// - Throws: ``ModelError/tableNotFound(table:)``; ``ModelError/incompatibleTable(model:table:problems:)``
-  ///   when the model does not fit the table; ``MigrationError`` when the change would lose
-  ///   data, or rebuild a table whose CHECK or COLLATE clauses SQLite cannot report
-  ///   (``MigrationError/rebuildWouldDropConstraints(table:clauses:sql:)``); `SQLiteError`.
+  ///   when the model does not fit the table; `SQLiteError` when reading fails.
   public func adoptionPlan<M: Model>(for model: M.Type, target: String? = nil) throws
     -> MigrationPlan
   {
@@ -22,7 +26,8 @@ extension Connection {
   /// SwiftLite migrates it when the model changes, keeping what the table had that the
   /// model does not declare. A table SwiftLite already manages is migrated as usual.
   /// - Returns: the plan that was applied.
-  /// - Throws: as ``adoptionPlan(for:target:)``; nothing changes then.
+  /// - Throws: as ``adoptionPlan(for:target:)``, and the plan's refusals as
+  ///   ``Connection/migrate(_:target:)`` throws them; nothing changes then.
   @discardableResult
   public func adopt<M: Model>(_ model: M.Type, target: String? = nil) throws -> MigrationPlan {
     let (name, stored) = try adoptable(model, target: target)

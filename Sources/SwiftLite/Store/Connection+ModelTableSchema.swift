@@ -14,10 +14,13 @@ extension Connection {
     _ = try writableModelTable(model, target: target)
   }
 
-  /// The plan that would bring the model's table in line with the model, without applying it.
+  /// The plan that would bring the model's table in line with the model, without applying
+  /// it (a dry run): every change, every step, and every change it refuses with its fix
+  /// (``MigrationPlan/refusals``; ``MigrationPlan/canApply`` is `false` then). Reads the
+  /// schema and the rows the refusals concern; writes nothing to the file.
   /// - Throws: ``MigrationError/notManaged(table:)`` for a table SwiftLite did not create
-  ///   (see ``adoptionPlan(for:target:)``); ``ModelError``, ``MigrationError`` (a change
-  ///   that would lose data), `SQLiteError`.
+  ///   (see ``adoptionPlan(for:target:)``); ``ModelError`` for a model that cannot be
+  ///   mapped; `SQLiteError` when reading fails. A refusal is not thrown: it is in the plan.
   public func migrationPlan<M: Model>(for model: M.Type, target: String? = nil) throws
     -> MigrationPlan
   {
@@ -30,7 +33,8 @@ extension Connection {
   }
 
   /// Whether the model's table is missing, or managed by SwiftLite and different from the
-  /// model. A table SwiftLite did not create never needs migration: it is used as it is.
+  /// model (also when the migration would be refused: see ``migrationPlan(for:target:)``).
+  /// A table SwiftLite did not create never needs migration: it is used as it is.
   /// - Throws: as ``migrationPlan(for:target:)``, except for unmanaged tables.
   public func needsMigration<M: Model>(_ model: M.Type, target: String? = nil) throws -> Bool {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
@@ -48,7 +52,10 @@ extension Connection {
   /// ``Model/schemaPolicy`` and ``automaticMigration`` say (this is the explicit call).
   /// - Returns: the plan that was applied (empty when nothing was needed).
   /// - Throws: ``MigrationError/notManaged(table:)`` for a table SwiftLite did not create;
-  ///   ``ModelError``, ``MigrationError`` or `SQLiteError`; nothing changes then.
+  ///   the plan's refusals, all of them, before anything is written (the refusal's own
+  ///   ``MigrationError`` case for one, ``MigrationError/refused(table:refusals:)`` for
+  ///   more; ``MigrationError/refusals`` lists them either way); ``ModelError``, another
+  ///   ``MigrationError`` or `SQLiteError`; nothing changes then.
   @discardableResult
   public func migrate<M: Model>(_ model: M.Type, target: String? = nil) throws -> MigrationPlan {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName

@@ -42,8 +42,11 @@ extension Connection {
       try applyMigration(model, table: name, stored: stored)
       mapping = TableMapping(managed: desired)
     case .managed:
+      // Deciding reads no row values (a read-first launch scans nothing); the migration,
+      // when this use may run it, plans again and refuses with every refusal.
       let plan = try AutoMigration.plan(
-        for: model, table: name, adopting: false, stored: stored, in: self)
+        for: model, table: name, adopting: false, stored: stored, checkingValues: false,
+        in: self)
       // A plan with no schema change only completes SwiftLite's record of the table:
       // reads go on without it; the first write records it.
       if plan.strategy != .none {
@@ -61,6 +64,8 @@ extension Connection {
             nil
           }
         if let refusal {
+          // A refused change is reported first: migrating would not get past it.
+          try plan.checkCanApply()
           throw MigrationError.needsMigration(table: name, changes: plan.changes, reason: refusal)
         }
       }

@@ -10,15 +10,15 @@ final class DocExamplesTests: XCTestCase {
   func testREADME02() async throws { try await runTwiceInFreshFolder(exampleREADME02) }
   /// README.md, line 113.
   func testREADME03() async throws { try await runTwiceInFreshFolder(exampleREADME03) }
-  /// README.md, line 142.
+  /// README.md, line 143.
   func testREADME04() async throws { try await runTwiceInFreshFolder(exampleREADME04) }
-  /// README.md, line 183.
+  /// README.md, line 184.
   func testREADME05() async throws { try await runTwiceInFreshFolder(exampleREADME05) }
-  /// README.md, line 218.
+  /// README.md, line 219.
   func testREADME06() async throws { try await runTwiceInFreshFolder(exampleREADME06) }
-  /// README.md, line 246.
+  /// README.md, line 247.
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
-  /// README.md, line 288.
+  /// README.md, line 289.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
   /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
   func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
@@ -36,31 +36,31 @@ final class DocExamplesTests: XCTestCase {
   func testConcurrency05() async throws { try await runTwiceInFreshFolder(exampleConcurrency05) }
   /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 15.
   func testExistingDatabases01() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 161.
+  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 164.
   func testExistingDatabases02() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 219.
+  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 222.
   func testExistingDatabases03() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 322.
+  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 325.
   func testExistingDatabases04() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases04) }
   /// Sources/SwiftLite/SwiftLite.docc/GettingStarted.md, line 27.
   func testGettingStarted01() async throws { try await runTwiceInFreshFolder(exampleGettingStarted01) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 12.
   func testModelsAndAutomaticMigration01() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 174.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 208.
   func testModelsAndAutomaticMigration02() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 214.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 248.
   func testModelsAndAutomaticMigration03() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 249.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 283.
   func testModelsAndAutomaticMigration04() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration04) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 285.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 319.
   func testModelsAndAutomaticMigration05() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration05) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 359.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 393.
   func testModelsAndAutomaticMigration06() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration06) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 395.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 429.
   func testModelsAndAutomaticMigration07() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration07) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 434.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 468.
   func testModelsAndAutomaticMigration08() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration08) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 446.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 480.
   func testModelsAndAutomaticMigration09() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration09) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 25.
   func testObservationAndSearch01() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch01) }

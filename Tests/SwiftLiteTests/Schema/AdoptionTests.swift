@@ -186,7 +186,7 @@ final class AdoptionTests: ModelTestCase {
     try db.adopt(Line.self)
     let before = try db.snapshot()
     guard
-      case .rebuildWouldDropConstraints(let table, let clauses, _) = thrownError(
+      case .rebuildWouldDropConstraints(let table, _, let clauses, _) = thrownError(
         MigrationError.self, { try db.migrate(LineWithoutNote.self) })
     else { return XCTFail("expected rebuildWouldDropConstraints") }
     XCTAssertEqual(table, "line")
