@@ -38,6 +38,10 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// not compile against its new columns: recreated as they are, they would fail every
   /// later write. Refused when planning, before anything is written.
   case triggersWouldNotCompile(table: String, triggers: [String], messages: [String])
+  /// The model's table was renamed (its `previousTableNames` list `previousName`), and the
+  /// file has a table under both names: which one holds the rows cannot be told, so neither
+  /// is changed.
+  case tableRenameConflict(table: String, previousName: String)
 
   /// A sentence naming the table, the column and how to permit the change.
   public var description: String {
@@ -83,6 +87,10 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
         + "against the new columns: drop or rewrite them first (DROP TRIGGER, then CREATE "
         + "TRIGGER after the migration); a full-text index's triggers are recreated by "
         + "SwiftLite when the model declares the index in fullTextIndexes"
+    case .tableRenameConflict(let table, let previousName):
+      return "\(table) was renamed from \(previousName), and the database has both tables: "
+        + "move the rows you want to keep into one of them and drop the other (DROP TABLE), "
+        + "or remove \(previousName) from previousTableNames"
     }
   }
 }
