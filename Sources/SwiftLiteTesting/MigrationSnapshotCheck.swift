@@ -188,6 +188,11 @@ public struct MigrationSnapshotCheck: Sendable {
         + ($0.parentColumns.isEmpty ? "" : " (" + $0.parentColumns.joined(separator: ", ") + ")")
         + " ON DELETE " + $0.onDelete.rawValue + " ON UPDATE " + $0.onUpdate.rawValue
     }
+    lines += table.fullTextIndexes.map {
+      "full-text index \($0.name) (" + $0.columns.joined(separator: ", ") + ") rows by "
+        + $0.contentRowID + " tokenize '\($0.tokenizer)'"
+        + ($0.prefixes.isEmpty ? "" : " prefix " + $0.prefixes.map(String.init).joined(separator: " "))
+    }
     return lines
   }
 }

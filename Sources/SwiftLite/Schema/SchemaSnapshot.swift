@@ -140,10 +140,13 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
     }
 
     /// The statements that create the table as recorded: `CREATE TABLE`, then one
-    /// `CREATE INDEX` per index.
+    /// `CREATE INDEX` per index, then the FTS5 table and triggers of each full-text index.
     public var createStatements: [String] {
       let schema = schema
       return [schema.createTableSQL()] + schema.indexes.map(schema.createIndexSQL)
+        + schema.fullTextIndexes.flatMap {
+          $0.creationSteps(keyColumns: schema.fullTextKeyColumns, indexRows: false).map(\.sql)
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
