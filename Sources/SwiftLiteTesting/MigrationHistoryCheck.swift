@@ -162,8 +162,24 @@ public struct MigrationHistoryCheck {
     seeded: SeededRows
   ) throws {
     path.schemaDifferences = try DatabaseSchema(db).differences(from: expected)
-    path.missingRows = try seeded.missing(in: db)
+    path.missingRows = try seeded.missing(in: db, renamed: try renamedTables())
     path.verifyFailures = verifyFailures(db)
+  }
+
+  /// The tables the model steps rename (their earlier names, as recorded in the snapshots,
+  /// else as the models declare them now): old name -> new name, lower-cased.
+  private func renamedTables() throws -> [String: String] {
+    var renamed: [String: String] = [:]
+    for step in migrator.modelStepNames {
+      let tables =
+        try migrator.snapshots?[step]?.tables ?? migrator.currentModelTables(ofStep: step) ?? []
+      for table in tables {
+        for old in table.previousNames where old.lowercased() != table.name.lowercased() {
+          renamed[old.lowercased()] = table.name.lowercased()
+        }
+      }
+    }
+    return renamed
   }
 
   private func verifyFailures(_ db: Connection) -> [String] {

@@ -31,6 +31,12 @@ struct TableMapping {
   /// it cannot hold, means "the default"), else `nil`. A model's `nil` there is written as
   /// the default by an insert and leaves the stored value by an update.
   let notNullDefaults: [String?]
+  /// Per property, whether its column is generated (`GENERATED ALWAYS AS`) or a hidden
+  /// column of a virtual table: read, never written by an insert, update or upsert.
+  let readOnly: [Bool]
+
+  /// The positions of the properties that writes give a value, in order.
+  var writtenPositions: [Int] { readOnly.indices.filter { !readOnly[$0] } }
 
   /// The mapping of a table SwiftLite manages: every column is a property of the same name.
   init(managed schema: TableSchema) {
@@ -43,6 +49,7 @@ struct TableMapping {
     identityProperties = []
     storedTypes = nil
     notNullDefaults = schema.columns.map { $0.isNotNull ? $0.defaultSQL : nil }
+    readOnly = schema.columns.map { _ in false }
   }
 
   /// Checks that a model fits an existing table, listing every problem at once.
@@ -80,9 +87,15 @@ struct TableMapping {
     var claimed: [ExactText: String] = [:]
     var storedTypes: [String] = []
     var notNullDefaults: [String?] = []
+    var readOnly: [Bool] = []
+    let readOnlyByName = Dictionary(
+      description.readOnlyColumns.map { ($0.name.asciiCaseFolded, $0) },
+      uniquingKeysWith: { a, _ in a })
     let available = stored.columns.map(\.name).joined(separator: ", ")
     for property in desired.columns {
-      guard let column = storedByName[property.name.asciiCaseFolded] else {
+      let generated = readOnlyByName[property.name.asciiCaseFolded]
+      readOnly.append(storedByName[property.name.asciiCaseFolded] == nil && generated != nil)
+      guard let column = storedByName[property.name.asciiCaseFolded] ?? generated else {
         storedTypes.append("")
         notNullDefaults.append(nil)
         if adding {
@@ -144,6 +157,7 @@ struct TableMapping {
     self.keyProperties = keyProperties
     self.storedTypes = storedTypes
     self.notNullDefaults = notNullDefaults
+    self.readOnly = readOnly
 
     let tableKey = Set(stored.primaryKey.map(\.asciiCaseFolded))
     let modelKey = Set(keyProperties.map(\.asciiCaseFolded))

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftLiteTesting
 import XCTest
 
 @testable import SwiftLite
@@ -207,5 +208,51 @@ extension Connection {
     try query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map {
       try $0.get(String.self, at: 0)
     }
+  }
+}
+
+extension TableRenameTests {
+  /// SwiftLiteTesting's history check follows the rename: rows seeded in the old table
+  /// must be in the new one, and every path ends with the fresh install's schema.
+  func testTheHistoryCheckFollowsTheRename() throws {
+    var migrator = Migrator(
+      snapshots: try MigrationSnapshots([
+        SchemaSnapshot(step: "v1", tables: [try SchemaSnapshot.Table(model: ContactR1.self)]),
+        SchemaSnapshot(step: "v2", tables: [try SchemaSnapshot.Table(model: PersonR2.self)]),
+        SchemaSnapshot(step: "v3", tables: [try SchemaSnapshot.Table(model: PeopleR3.self)]),
+      ]))
+    migrator.registerModels("v1", ContactR1.self)
+    migrator.registerModels("v2", PersonR2.self)
+    migrator.registerModels("v3", PeopleR3.self)
+    var check = MigrationHistoryCheck(migrator)
+    check.seed(after: "v1", sql: "INSERT INTO Contact (name, city) VALUES ('Ann', 'Oslo')")
+    check.seed(after: "v2", sql: "INSERT INTO Person (name, city) VALUES ('Bo', 'Lund')")
+    check.verify { db in
+      let names = try db.query("SELECT fullName FROM People ORDER BY id").map {
+        try $0.get(String.self, at: 0)
+      }
+      guard names.isEmpty || names == ["Ann"] || names == ["Ann", "Bo"] || names == ["Bo"]
+      else { throw MigrationError.foreignKeyViolation(table: "People: \(names)") }
+    }
+    let report = try check.run()
+    XCTAssertTrue(report.passed, report.description)
+  }
+
+  /// A read-only connection over a file whose table must be renamed gets a typed error,
+  /// for a read and for a write, and the file is left as it was.
+  func testAReadOnlyConnectionOverARenamedTableGetsATypedError() throws {
+    try seedRelease1()
+    let reader = try Connection(path: path(), options: .readOnly)
+    XCTAssertThrowsError(try reader.findAll(PersonR2.self)) { error in
+      guard case MigrationError.needsMigration(_, let changes, _) = error else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(changes, ["table Contact renamed to Person"])
+    }
+    XCTAssertThrowsError(try reader.save(PersonR2(id: nil, name: "Di", city: "Rome"))) { error in
+      XCTAssertEqual(
+        error as? MigrationError, .readOnlyConnection(table: "Person", strategy: "alter"))
+    }
+    XCTAssertEqual(try open().scalar(Int.self, "SELECT count(*) FROM Contact"), 3)
   }
 }
