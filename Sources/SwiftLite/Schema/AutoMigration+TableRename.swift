@@ -142,6 +142,19 @@ extension AutoMigration {
             + " WHERE table_name = ?3",
           "move SwiftLite's record of the table to its new name",
           arguments: [.text(desired.name), .text(definition), .text(row.tableName)]))
+      // SQLite renames the table in other tables' foreign keys: so do the definitions
+      // SwiftLite recorded for them, else each would look changed and be rebuilt.
+      for name in Set([row.tableName, oldName]).sorted() {
+        steps.append(
+          .init(
+            "UPDATE " + quoted + " SET definition = replace(definition, ?1, ?2)"
+              + " WHERE instr(definition, ?1) > 0",
+            "name the new table in the recorded foreign keys of the tables that reference it",
+            arguments: [
+              .text(" REFERENCES " + SQLIdentifier.quote(name) + " "),
+              .text(" REFERENCES " + SQLIdentifier.quote(desired.name) + " "),
+            ]))
+      }
     }
     return steps
   }

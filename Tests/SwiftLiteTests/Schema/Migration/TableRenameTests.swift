@@ -256,3 +256,48 @@ extension TableRenameTests {
     XCTAssertEqual(try open().scalar(Int.self, "SELECT count(*) FROM Contact"), 3)
   }
 }
+
+/// A table whose rows reference Contact, then (release 2) Person.
+private struct NoteR1: Model, Equatable {
+  var id: Int64?
+  var contactID: Int64
+  var text: String
+  static let tableName = "ContactNote"
+  static let primaryKey = ["id"]
+  static let foreignKeys = [ForeignKey(["contactID"], references: "Contact", onDelete: .cascade)]
+}
+
+private struct NoteR2: Model, Equatable {
+  var id: Int64?
+  var contactID: Int64
+  var text: String
+  static let tableName = "ContactNote"
+  static let primaryKey = ["id"]
+  static let foreignKeys = [ForeignKey(["contactID"], references: "Person", onDelete: .cascade)]
+}
+
+extension TableRenameTests {
+  /// Other tables' foreign keys and views follow the rename, with foreign keys enforced,
+  /// and the referencing table stays SwiftLite's.
+  func testForeignKeysAndViewsFollowTheRename() throws {
+    let db = try open()
+    try db.execute("PRAGMA foreign_keys = ON")
+    try db.save(ContactR1(id: 1, name: "Ann Lee", city: "Oslo"))
+    try db.save([
+      NoteR1(id: nil, contactID: 1, text: "call"), NoteR1(id: nil, contactID: 1, text: "mail"),
+    ])
+    try db.execute("CREATE VIEW oslo AS SELECT name FROM Contact WHERE city = 'Oslo'")
+
+    let upgraded = try open()
+    try upgraded.execute("PRAGMA foreign_keys = ON")
+    try upgraded.migrate(PersonR2.self)
+    XCTAssertFalse(try upgraded.needsMigration(NoteR2.self))
+    XCTAssertEqual(
+      try upgraded.query("SELECT name FROM oslo").map { try $0.get(String.self, at: 0) },
+      ["Ann Lee"])
+    XCTAssertEqual(try upgraded.findAll(NoteR2.self, orderBy: "id").map(\.text), ["call", "mail"])
+    try upgraded.delete(PersonR2(id: 1, name: "Ann Lee", city: "Oslo"))
+    XCTAssertEqual(try upgraded.findAll(NoteR2.self).count, 0, "the cascade follows the rename")
+    try assertIntact(upgraded)
+  }
+}
