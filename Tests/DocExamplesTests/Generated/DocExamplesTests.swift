@@ -38,28 +38,32 @@ final class DocExamplesTests: XCTestCase {
   func testExistingDatabases01() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases01) }
   /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 159.
   func testExistingDatabases02() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 258.
+  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 262.
   func testExistingDatabases03() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases03) }
   /// Sources/SwiftLite/SwiftLite.docc/GettingStarted.md, line 27.
   func testGettingStarted01() async throws { try await runTwiceInFreshFolder(exampleGettingStarted01) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 12.
   func testModelsAndAutomaticMigration01() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 174.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 160.
   func testModelsAndAutomaticMigration02() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 214.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 186.
   func testModelsAndAutomaticMigration03() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 249.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 221.
   func testModelsAndAutomaticMigration04() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration04) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 285.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 261.
   func testModelsAndAutomaticMigration05() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration05) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 359.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 297.
   func testModelsAndAutomaticMigration06() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration06) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 395.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 333.
   func testModelsAndAutomaticMigration07() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration07) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 434.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 407.
   func testModelsAndAutomaticMigration08() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration08) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 446.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 443.
   func testModelsAndAutomaticMigration09() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration09) }
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 482.
+  func testModelsAndAutomaticMigration10() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration10) }
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 494.
+  func testModelsAndAutomaticMigration11() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration11) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 25.
   func testObservationAndSearch01() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch01) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 200.
