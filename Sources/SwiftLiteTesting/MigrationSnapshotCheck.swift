@@ -191,7 +191,8 @@ public struct MigrationSnapshotCheck: Sendable {
     lines += table.fullTextIndexes.map {
       "full-text index \($0.name) (" + $0.columns.joined(separator: ", ") + ") rows by "
         + $0.contentRowID + " tokenize '\($0.tokenizer)'"
-        + ($0.prefixes.isEmpty ? "" : " prefix " + $0.prefixes.map(String.init).joined(separator: " "))
+        + ($0.prefixes.isEmpty
+          ? "" : " prefix " + $0.prefixes.map(String.init).joined(separator: " "))
     }
     return lines
   }

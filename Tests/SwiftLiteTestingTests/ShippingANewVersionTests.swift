@@ -257,8 +257,10 @@ final class ShippingANewVersionTests: XCTestCase {
     XCTAssertEqual(memos.map(\.model.title), ["Quarterly report"])
     XCTAssertEqual(memos.map(\.model.isStarred), [true])
     let tables = try release5.read { db in
-      try db.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('Note', 'Memo')")
-        .map { try $0.get(String.self, at: 0) }
+      try db.query(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('Note', 'Memo')"
+      )
+      .map { try $0.get(String.self, at: 0) }
     }
     XCTAssertEqual(tables, ["Memo"])
   }

@@ -109,7 +109,8 @@ extension AutoMigration {
           + " COLLATE NOCASE)", [previous.name])
       guard exists == true else { continue }
       steps += previous.dropSQL.map {
-        .init($0, "drop full-text index \(previous.name) of the old name (\(index.name) replaces it)")
+        .init(
+          $0, "drop full-text index \(previous.name) of the old name (\(index.name) replaces it)")
       }
     }
     steps.append(
@@ -134,7 +135,7 @@ extension AutoMigration {
       }
       steps.append(
         .init(
-          "DELETE FROM " + quoted + " WHERE table_name = ?1 COLLATE NOCASE", 
+          "DELETE FROM " + quoted + " WHERE table_name = ?1 COLLATE NOCASE",
           "forget a stale record under the new name", arguments: [.text(desired.name)]))
       steps.append(
         .init(

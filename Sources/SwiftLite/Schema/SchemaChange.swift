@@ -66,7 +66,8 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
   /// parentheses). (One in the primary key also changes the key, listed separately.)
   public var needsRebuild: Bool {
     switch self {
-    case .tableCreated, .tableRenamed, .swiftTypeChanged, .indexAdded, .indexRemoved, .fullTextIndexAdded,
+    case .tableCreated, .tableRenamed, .swiftTypeChanged, .indexAdded, .indexRemoved,
+      .fullTextIndexAdded,
       .fullTextIndexChanged, .fullTextTriggersChanged:
       return false
     case .columnAdded(let column):

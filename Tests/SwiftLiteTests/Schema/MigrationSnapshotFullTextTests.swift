@@ -60,7 +60,8 @@ final class MigrationSnapshotFullTextTests: ModelTestCase {
     XCTAssertEqual(snapshot.tables.first?.fullTextIndexes, [])
     XCTAssertEqual(snapshot.tables.first?.previousNames, [])
     // Unchanged, a step without anything format 2 added is written as format 1.
-    let plain = SchemaSnapshot(step: "v1", tables: [try SchemaSnapshot.Table(model: PlainArticle.self)])
+    let plain = SchemaSnapshot(
+      step: "v1", tables: [try SchemaSnapshot.Table(model: PlainArticle.self)])
     XCTAssertEqual(plain.formatVersion, 1)
     XCTAssertFalse(String(decoding: try plain.jsonData(), as: UTF8.self).contains("fullText"))
   }

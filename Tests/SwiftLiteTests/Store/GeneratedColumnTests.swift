@@ -57,7 +57,8 @@ private struct FastPerson: Model, RowMapped, Equatable {
 
 final class GeneratedColumnTests: ModelTestCase {
   private func rows(_ db: Connection) throws -> [[String]] {
-    try db.query("SELECT CAST(id AS TEXT), initials, first, last, full FROM person ORDER BY id").map { row in
+    try db.query("SELECT CAST(id AS TEXT), initials, first, last, full FROM person ORDER BY id").map
+    { row in
       try (0..<5).map { try row.get(String?.self, at: $0) ?? "nil" }
     }
   }
@@ -71,9 +72,11 @@ final class GeneratedColumnTests: ModelTestCase {
     try db.save(Person(id: 2, initials: nil, first: "Bo", last: "Berg", full: nil))
     try db.save(Person(id: 2, initials: "?", first: "Bo", last: "Borg", full: "?"))
     try db.update(Person(id: 1, initials: "!", first: "Ann", last: "Moss", full: "!"))
-    let cy = try db.insertAndFetch(Person(id: nil, initials: "X", first: "Cy", last: "Park", full: nil))
+    let cy = try db.insertAndFetch(
+      Person(id: nil, initials: "X", first: "Cy", last: "Park", full: nil))
     XCTAssertEqual(cy, Person(id: 3, initials: "CP", first: "Cy", last: "Park", full: "Cy Park"))
-    let saved = try db.saveAndFetch(Person(id: 3, initials: nil, first: "Cy", last: "Pine", full: nil))
+    let saved = try db.saveAndFetch(
+      Person(id: 3, initials: nil, first: "Cy", last: "Pine", full: nil))
     XCTAssertEqual(saved.full, "Cy Pine")
     XCTAssertEqual(
       try db.updateAndFetch(Person(id: 3, initials: nil, first: "Cyd", last: "Pine", full: nil))
@@ -105,7 +108,8 @@ final class GeneratedColumnTests: ModelTestCase {
     try db.save(FastPerson(id: 2, initials: "X", first: "Bo", last: "Borg", full: "x"))
     try db.update(FastPerson(id: 1, initials: "X", first: "Ann", last: "Moss", full: "x"))
     XCTAssertEqual(
-      try rows(try open()), [["1", "AM", "Ann", "Moss", "Ann Moss"], ["2", "BB", "Bo", "Borg", "Bo Borg"]])
+      try rows(try open()),
+      [["1", "AM", "Ann", "Moss", "Ann Moss"], ["2", "BB", "Bo", "Borg", "Bo Borg"]])
     XCTAssertEqual(
       try open().findAll(FastPerson.self, orderBy: "id").map(\.initials), ["AM", "BB"])
   }

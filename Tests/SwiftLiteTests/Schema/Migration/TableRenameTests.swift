@@ -99,7 +99,8 @@ final class TableRenameTests: ModelTestCase {
         String.self, "SELECT table_name FROM swiftlite_schema WHERE table_name LIKE 'P%'"),
       "Person")
     XCTAssertEqual(
-      try reopened.scalar(Int.self, "SELECT count(*) FROM swiftlite_schema WHERE table_name = 'Contact'"),
+      try reopened.scalar(
+        Int.self, "SELECT count(*) FROM swiftlite_schema WHERE table_name = 'Contact'"),
       0)
     XCTAssertFalse(try reopened.needsMigration(PersonR2.self))
     // The app's trigger follows the table, and so does the full-text index.
