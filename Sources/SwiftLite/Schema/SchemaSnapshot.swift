@@ -121,6 +121,14 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
       return renames
     }
 
+    /// The table as a snapshot of format `version` can record it: before format 2, without
+    /// full-text indexes (a model's own are then no difference from the snapshot).
+    func recordable(inFormat version: Int) -> Self {
+      var table = self
+      if version < 2 { table.fullTextIndexes = [] }
+      return table
+    }
+
     /// Whether the table has what format 1 cannot hold.
     var needsFormat2: Bool {
       !previousColumnNames.isEmpty || !previousNames.isEmpty || !fullTextIndexes.isEmpty

@@ -66,11 +66,13 @@ final class MigrationSnapshotFullTextTests: ModelTestCase {
     XCTAssertFalse(String(decoding: try plain.jsonData(), as: UTF8.self).contains("fullText"))
   }
 
-  /// A snapshot without the index, for a model that declares one: the snapshot check
+  /// A snapshot of format 2 whose index differs from the model's: the snapshot check
   /// reports it, and so does the migrator's own check.
   func testTheChecksCompareTheFullTextIndexes() throws {
-    let stale = SchemaSnapshot(
-      step: "v1", tables: [try SchemaSnapshot.Table(model: PlainArticle.self)])
+    var table = try SchemaSnapshot.Table(model: Article.self)
+    table.fullTextIndexes[0].columns = ["title"]
+    let stale = SchemaSnapshot(step: "v1", tables: [table])
+    XCTAssertEqual(stale.formatVersion, 2)
     let folder = directory.appendingPathComponent("snapshots")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try stale.jsonData().write(to: folder.appendingPathComponent("v1.json"))
@@ -89,5 +91,28 @@ final class MigrationSnapshotFullTextTests: ModelTestCase {
     current.registerModels("v1", Article.self)
     let history = try MigrationHistoryCheck(current).run()
     XCTAssertTrue(history.passed, history.description)
+  }
+}
+
+extension MigrationSnapshotFullTextTests {
+  /// A snapshot of format 1 could not record full-text indexes: a model that declares one
+  /// is no difference, and its step still goes through the model, which creates the index
+  /// (as it did when the file was written).
+  func testAFormat1SnapshotIsNotADifferenceAndItsStepCreatesTheIndex() throws {
+    let old = SchemaSnapshot(
+      step: "v1", tables: [try SchemaSnapshot.Table(model: PlainArticle.self)])
+    XCTAssertEqual(old.formatVersion, 1)
+    let folder = directory.appendingPathComponent("snapshots")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try old.jsonData().write(to: folder.appendingPathComponent("v1.json"))
+    var migrator = Migrator(snapshots: try MigrationSnapshots([old]))
+    migrator.registerModels("v1", Article.self)
+    XCTAssertNoThrow(try migrator.checkSnapshots())
+    let report = try MigrationSnapshotCheck(migrator, directory: folder).run(record: false)
+    XCTAssertTrue(report.passed, report.description)
+    let db = try open()
+    try migrator.migrate(db)
+    XCTAssertEqual(
+      try db.scalar(Int.self, "SELECT count(*) FROM sqlite_schema WHERE name = 'Article_fts'"), 1)
   }
 }
