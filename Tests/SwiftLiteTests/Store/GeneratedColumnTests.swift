@@ -114,3 +114,31 @@ final class GeneratedColumnTests: ModelTestCase {
       try open().findAll(FastPerson.self, orderBy: "id").map(\.initials), ["AM", "BB"])
   }
 }
+
+/// A model over an FTS5 table, whose `rank` is one of the table's hidden columns.
+private struct Doc: Model, Equatable {
+  var title: String
+  var body: String
+  var rank: Double?
+  static let tableName = "docs"
+  static let primaryKey = ["title"]
+}
+
+extension GeneratedColumnTests {
+  func testHiddenColumnsOfAVirtualTableAreReadAndNeverWritten() throws {
+    let db = try open()
+    try db.execute("CREATE VIRTUAL TABLE docs USING fts5(title, body)")
+    // Writing `rank` would be one of FTS5's commands; the insert leaves it out.
+    try db.insert(Doc(title: "Tea", body: "green and black", rank: 1.5))
+    try db.insert(Doc(title: "Coffee", body: "black", rank: nil))
+    let reopened = try open()
+    XCTAssertEqual(
+      try reopened.findAll(Doc.self, orderBy: "title"),
+      [
+        Doc(title: "Coffee", body: "black", rank: nil),
+        Doc(title: "Tea", body: "green and black", rank: nil),
+      ])
+    XCTAssertEqual(
+      try reopened.scalar(Int.self, "SELECT count(*) FROM docs WHERE docs MATCH 'black'"), 2)
+  }
+}
