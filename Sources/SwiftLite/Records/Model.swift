@@ -55,7 +55,12 @@ public protocol Model: Codable {
   /// SwiftLite made under one of them, and none under ``tableName``, gets it renamed
   /// (`ALTER TABLE ... RENAME TO`) with its rows, indexes, triggers, full-text indexes and
   /// SwiftLite's record of it, before any other change. A file that has both tables is
-  /// refused with ``MigrationError/tableRenameConflict(table:previousName:)``. Default: none.
+  /// refused with ``MigrationError/tableRenameConflict(table:previousName:)``. A read of the
+  /// model on a file that still has the old table throws
+  /// ``MigrationError/needsMigration(table:changes:reason:)`` (it never finds no rows). To
+  /// plan what follows the rename, planning renames the table in a savepoint it rolls back
+  /// at once (a connection that cannot write plans the rename alone). A per-target table
+  /// (``tableName(target:)``) is not renamed. Default: none.
   static var previousTableNames: [String] { get }
 
   /// Constraints per column: unique, default (a value or an expression), check, collate,

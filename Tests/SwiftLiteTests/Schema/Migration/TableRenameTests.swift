@@ -302,3 +302,37 @@ extension TableRenameTests {
     try assertIntact(upgraded)
   }
 }
+
+/// Release 2 renaming the table and removing a column that holds values, undeclared.
+private struct PersonR2Dropping: Model, Equatable {
+  var id: Int64?
+  var name: String
+  static let tableName = "Person"
+  static let previousTableNames = ["Contact"]
+  static let primaryKey = ["id"]
+  static let fullTextIndexes = [FullTextIndex(PersonR2Dropping.self, columns: ["name"])]
+}
+
+extension TableRenameTests {
+  /// A refusal of what follows the rename is a refusal of the whole plan: planning and
+  /// migrating leave the file exactly as it was, under its old name.
+  func testARefusalAfterTheRenameLeavesTheFileAsItWas() throws {
+    try seedRelease1()
+    let db = try open()
+    let before = try db.dumpSchema(includingBookkeeping: true)
+    let content = try db.dumpContent(includingBookkeeping: true)
+    for attempt in [
+      { _ = try db.migrationPlan(for: PersonR2Dropping.self) },
+      { try db.migrate(PersonR2Dropping.self) },
+      { try db.save(PersonR2Dropping(id: nil, name: "Di")) },
+    ] {
+      XCTAssertThrowsError(try attempt()) { error in
+        XCTAssertEqual(
+          error as? MigrationError, .wouldLoseData(table: "Person", column: "city", rows: 3))
+      }
+    }
+    let reopened = try open()
+    XCTAssertEqual(try reopened.dumpSchema(includingBookkeeping: true), before)
+    XCTAssertEqual(try reopened.dumpContent(includingBookkeeping: true), content)
+  }
+}
