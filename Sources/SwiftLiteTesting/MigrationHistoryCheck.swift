@@ -162,8 +162,24 @@ public struct MigrationHistoryCheck {
     seeded: SeededRows
   ) throws {
     path.schemaDifferences = try DatabaseSchema(db).differences(from: expected)
-    path.missingRows = try seeded.missing(in: db)
+    path.missingRows = try seeded.missing(in: db, renamed: try renamedTables())
     path.verifyFailures = verifyFailures(db)
+  }
+
+  /// The tables the model steps rename (their earlier names, as recorded in the snapshots,
+  /// else as the models declare them now): old name -> new name, lower-cased.
+  private func renamedTables() throws -> [String: String] {
+    var renamed: [String: String] = [:]
+    for step in migrator.modelStepNames {
+      let tables =
+        try migrator.snapshots?[step]?.tables ?? migrator.currentModelTables(ofStep: step) ?? []
+      for table in tables {
+        for old in table.previousNames where old.lowercased() != table.name.lowercased() {
+          renamed[old.lowercased()] = table.name.lowercased()
+        }
+      }
+    }
+    return renamed
   }
 
   private func verifyFailures(_ db: Connection) -> [String] {
@@ -203,16 +219,23 @@ public struct MigrationHistoryCheck {
     let actual = try DatabaseSchema(db)
     var differences: [SchemaDifference] = []
     for table in snapshot.tables {
-      differences += actual.only(table.name).differences(
-        from: recorded.only(table.name), ignoringColumnOrder: true)
+      let fullText = table.fullTextIndexes.map(\.name)
+      differences += actual.only(table.name, fullText: fullText).differences(
+        from: recorded.only(table.name, fullText: fullText), ignoringColumnOrder: true)
     }
     return differences
   }
 }
 
 extension DatabaseSchema {
-  /// The schema with only the table `name` (and no views or triggers).
-  fileprivate func only(_ name: String) -> DatabaseSchema {
-    DatabaseSchema(tables: table(named: name).map { [$0] } ?? [], views: [:], triggers: [:])
+  /// The schema with only the table `name` and the full-text indexes named `fullText`
+  /// (their FTS5 tables and the triggers that keep them in sync; no other view or trigger).
+  fileprivate func only(_ name: String, fullText: [String] = []) -> DatabaseSchema {
+    let names = [name] + fullText
+    let triggerNames = Set(
+      fullText.flatMap { index in ["ai", "ad", "au"].map { index.lowercased() + "_" + $0 } })
+    return DatabaseSchema(
+      tables: names.compactMap { table(named: $0) }, views: [:],
+      triggers: triggers.filter { triggerNames.contains($0.key) })
   }
 }

@@ -150,7 +150,8 @@ public struct MigrationSnapshotCheck: Sendable {
         continue
       }
       let before = Self.lines(then)
-      let after = Self.lines(now)
+      // A snapshot of format 1 cannot hold full-text indexes: the model's are not compared.
+      let after = Self.lines(now, fullTextIndexes: snapshot.formatVersion >= 2)
       let changes =
         before.filter { !after.contains($0) }.map { "- recorded: " + $0 }
         + after.filter { !before.contains($0) }.map { "+ now:      " + $0 }
@@ -163,8 +164,9 @@ public struct MigrationSnapshotCheck: Sendable {
     return MigrationSnapshotReport(problems: problems)
   }
 
-  /// A table's shape, one line per fact, for comparing a snapshot with a model.
-  static func lines(_ table: SchemaSnapshot.Table) -> [String] {
+  /// A table's shape, one line per fact, for comparing a snapshot with a model; its
+  /// full-text indexes unless `fullTextIndexes` is `false`.
+  static func lines(_ table: SchemaSnapshot.Table, fullTextIndexes: Bool = true) -> [String] {
     var lines = table.columns.enumerated().map { position, column in
       var line = "column \(position + 1): \(column.name) \(column.type)"
       if column.isNotNull { line += " NOT NULL" }
@@ -187,6 +189,12 @@ public struct MigrationSnapshotCheck: Sendable {
       "foreign key (" + $0.columns.joined(separator: ", ") + ") REFERENCES " + $0.table
         + ($0.parentColumns.isEmpty ? "" : " (" + $0.parentColumns.joined(separator: ", ") + ")")
         + " ON DELETE " + $0.onDelete.rawValue + " ON UPDATE " + $0.onUpdate.rawValue
+    }
+    lines += (fullTextIndexes ? table.fullTextIndexes : []).map {
+      "full-text index \($0.name) (" + $0.columns.joined(separator: ", ") + ") rows by "
+        + $0.contentRowID + " tokenize '\($0.tokenizer)'"
+        + ($0.prefixes.isEmpty
+          ? "" : " prefix " + $0.prefixes.map(String.init).joined(separator: " "))
     }
     return lines
   }

@@ -59,10 +59,16 @@ struct SeededRows {
   }
 
   /// One line per table whose seeded rows are not all there.
-  func missing(in db: Connection) throws -> [String] {
+  /// - Parameter renamed: tables renamed by the migrations, old name -> new name (both
+  ///   lower-cased): rows seeded in the old table must be in the new one.
+  func missing(in db: Connection, renamed: [String: String] = [:]) throws -> [String] {
     let now = try Self.read(db)
     var lines: [String] = []
-    for (table, step, rows) in expected {
+    for (seededIn, step, rows) in expected {
+      // A table renamed more than once is followed to its last name.
+      var table = seededIn
+      var seen: Set<String> = [table]
+      while let next = renamed[table], seen.insert(next).inserted { table = next }
       guard let current = now.tables[table] else {
         lines.append("table \(table) (rows seeded after \"\(step)\") is gone")
         continue

@@ -126,6 +126,42 @@ private enum Release4 {
   }
 }
 
+private enum Release5 {
+  typealias Folder = Release1.Folder
+
+  struct Note: Model {
+    var id: Int64?
+    var folderID: Int64
+    var title: String
+    var content: String
+    var tags: [String]
+    var isStarred: Bool
+    var createdAt: Date
+    static let tableName = "Memo"
+    static let previousTableNames = ["Note"]
+    static let primaryKey = ["id"]
+    static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+    static let renamedProperties = ["isStarred": "isPinned"]
+    static let previousPropertyNames = ["isStarred": ["pinned"]]  // older names, newest first
+    static let fullTextIndexes = [FullTextIndex(Note.self, columns: ["title", "content"])]
+  }
+
+  enum AppDatabase {
+    static var migrator: Migrator {
+      get throws {
+        var migrator = try Migrator(snapshots: articleSnapshots)
+        migrator.registerModels("v1-tables", Folder.self, Note.self)
+        Release2.AppDatabase.addDataStep(to: &migrator)
+        migrator.registerModels("v3-notes", Note.self)
+        migrator.registerModels("v4-notes", Note.self)
+        // ...after the steps of releases 1 to 4:
+        migrator.registerModels("v5-memos", Note.self)
+        return migrator
+      }
+    }
+  }
+}
+
 extension Release2.AppDatabase {
   /// Release 2's step, as the article writes it, for the later releases' migrators.
   static func addDataStep(to migrator: inout Migrator) {
@@ -150,6 +186,7 @@ final class ShippingANewVersionTests: XCTestCase {
     let migrators = [
       try Release1.AppDatabase.migrator, try Release2.AppDatabase.migrator,
       try Release3.AppDatabase.migrator, try Release4.AppDatabase.migrator,
+      try Release5.AppDatabase.migrator,
     ]
     for migrator in migrators {
       _ = try MigrationSnapshotCheck(migrator, directory: articleSnapshots).run(record: true)
@@ -161,16 +198,23 @@ final class ShippingANewVersionTests: XCTestCase {
     try super.tearDownWithError()
   }
 
-  /// The article's snapshot test, over release 4.
+  /// The article's snapshot test, over release 5.
   func testMigrationSnapshots() throws {
     let check = MigrationSnapshotCheck(
-      try Release4.AppDatabase.migrator, directory: articleSnapshots)
+      try Release5.AppDatabase.migrator, directory: articleSnapshots)
     let report = try check.run(record: false)
     XCTAssertTrue(report.passed, report.description)
     let files = try FileManager.default.contentsOfDirectory(atPath: articleSnapshots.path)
     XCTAssertEqual(
       files.filter { $0.hasSuffix(".json") }.sorted(),
-      ["v1-tables.json", "v3-notes.json", "v4-notes.json"])
+      ["v1-tables.json", "v3-notes.json", "v4-notes.json", "v5-memos.json"])
+    let v5 = try SchemaSnapshot(
+      jsonData: Data(contentsOf: articleSnapshots.appendingPathComponent("v5-memos.json")))
+    XCTAssertEqual(v5.formatVersion, 2)
+    XCTAssertEqual(v5.tables.first?.previousNames, ["Note"])
+    let v1 = try SchemaSnapshot(
+      jsonData: Data(contentsOf: articleSnapshots.appendingPathComponent("v1-tables.json")))
+    XCTAssertEqual(v1.formatVersion, 1)
   }
 
   /// Each release launches on one file; release 4's first calls are reads.
@@ -201,11 +245,29 @@ final class ShippingANewVersionTests: XCTestCase {
     XCTAssertEqual(hits.map(\.model.title), ["Quarterly report"])
     XCTAssertEqual(hits.map(\.model.isPinned), [true])
     XCTAssertEqual(hits.map(\.model.content), ["Draft it"])
+    try dbQueue.close()
+
+    // Release 5 renames the table and the property again: the row and its values stay.
+    let release5 = try DatabaseQueue(
+      path: databasePath, preparation: try Release5.AppDatabase.migrator)
+    defer { try? release5.close() }
+    let memos = try release5.read { db in
+      try Release5.Note.all().matching(.allWords(in: "report")).fetchHits(db)
+    }
+    XCTAssertEqual(memos.map(\.model.title), ["Quarterly report"])
+    XCTAssertEqual(memos.map(\.model.isStarred), [true])
+    let tables = try release5.read { db in
+      try db.query(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('Note', 'Memo')"
+      )
+      .map { try $0.get(String.self, at: 0) }
+    }
+    XCTAssertEqual(tables, ["Memo"])
   }
 
-  /// The article's history test, over release 4.
+  /// The article's history test, over release 5.
   func testMigrationHistory() throws {
-    var check = MigrationHistoryCheck(try Release4.AppDatabase.migrator)
+    var check = MigrationHistoryCheck(try Release5.AppDatabase.migrator)
     check.seed(
       after: "v1-tables",
       sql: """

@@ -44,6 +44,25 @@ public protocol Model: Codable {
   /// column's values into the new one. Default: none.
   static var renamedProperties: [String: String] { get }
 
+  /// Older names of properties renamed more than once, new name -> the column names it had
+  /// before, newest first, after the one in ``renamedProperties`` (which may be left out:
+  /// then the first name here is the newest). A file from any release is migrated from
+  /// whichever of those columns it has: a property `name` renamed `fullName`, then
+  /// `displayName`, declares `["displayName": ["fullName", "name"]]`. Default: none.
+  static var previousPropertyNames: [String: [String]] { get }
+
+  /// The names the table had in earlier releases, newest first. A file that has a table
+  /// SwiftLite made under one of them, and none under ``tableName``, gets it renamed
+  /// (`ALTER TABLE ... RENAME TO`) with its rows, indexes, triggers, full-text indexes and
+  /// SwiftLite's record of it, before any other change. A file that has both tables is
+  /// refused with ``MigrationError/tableRenameConflict(table:previousName:)``. A read of the
+  /// model on a file that still has the old table throws
+  /// ``MigrationError/needsMigration(table:changes:reason:)`` (it never finds no rows). To
+  /// plan what follows the rename, planning renames the table in a savepoint it rolls back
+  /// at once (a connection that cannot write plans the rename alone). A per-target table
+  /// (``tableName(target:)``) is not renamed. Default: none.
+  static var previousTableNames: [String] { get }
+
   /// Constraints per column: unique, default (a value or an expression), check, collate,
   /// not-null overrides, and the format a `Date` is written in (``ColumnConstraint``).
   /// Default: none (non-optional properties are NOT NULL).
@@ -105,6 +124,10 @@ extension Model {
   /// None.
   public static var renamedProperties: [String: String] { [:] }
   /// None.
+  public static var previousPropertyNames: [String: [String]] { [:] }
+  /// None.
+  public static var previousTableNames: [String] { [] }
+  /// None.
   public static var columnConstraints: [String: [ColumnConstraint]] { [:] }
   /// None.
   public static var indexes: [TableIndex] { [] }
@@ -124,4 +147,18 @@ extension Model {
   public static var allowsRebuildingAdoptedTable: Bool { false }
   /// `"<tableName>_<target>"`.
   public static func tableName(target: String) -> String { tableName + "_" + target }
+}
+
+extension Model {
+  /// Every declared old name of each renamed property, new name -> old column names,
+  /// newest first: the one of ``renamedProperties``, then those of ``previousPropertyNames``.
+  static var propertyRenames: [String: [String]] {
+    var renames = renamedProperties.mapValues { [$0] }
+    for (name, old) in previousPropertyNames {
+      for column in old where !(renames[name] ?? []).contains(column) {
+        renames[name, default: []].append(column)
+      }
+    }
+    return renames
+  }
 }

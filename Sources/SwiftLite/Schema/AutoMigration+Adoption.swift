@@ -8,7 +8,7 @@ extension AutoMigration {
   ) -> (TableSchema, kept: [String]) {
     guard let schema = stored.tableSchema else { return (desired, []) }
     var (result, kept) = desired.keeping(
-      schema, droppable: M.droppableColumns, renamed: M.renamedProperties)
+      schema, droppable: M.droppableColumns, renamed: M.propertyRenames)
     let clauses = unreportedClauses(of: stored).clauses
     if !clauses.isEmpty {
       kept.append(

@@ -66,23 +66,33 @@ extension AutoMigration {
   /// - Throws: ``MigrationError`` or `SQLiteError`; nothing changes then.
   @discardableResult
   static func migrate(to table: SchemaSnapshot.Table, in db: Connection) throws -> MigrationPlan {
-    let makePlan = { (db: Connection, checkingValues: Bool) throws -> MigrationPlan in
+    let planTable = { (db: Connection, checkingValues: Bool) throws -> MigrationPlan in
       var desired = table.schema
       let stored = try SchemaCatalogue.describe(desired.name, in: db)
       let adopted = stored.record?.isAdopted ?? false
       var kept: [String] = []
       if adopted, let storedSchema = stored.schema {
         (desired, kept) = desired.keeping(
-          storedSchema, droppable: Set(table.droppableColumns), renamed: table.renamedColumns)
+          storedSchema, droppable: Set(table.droppableColumns), renamed: table.columnRenames)
       }
       var plan = try plan(
-        to: desired, renamed: table.renamedColumns, droppable: Set(table.droppableColumns),
+        to: desired, renamed: table.columnRenames, droppable: Set(table.droppableColumns),
         lossy: Set(table.lossyConvertibleColumns), checkingValues: checkingValues, in: db)
       if adopted {
         plan.kept = kept
         if let refusal = adoptedRebuildRefusal(plan, stored) { plan.refuse([refusal]) }
       }
       return plan
+    }
+    let makePlan = { (db: Connection, checkingValues: Bool) throws -> MigrationPlan in
+      let stored = try SchemaCatalogue.describe(table.name, in: db)
+      if let plan = try renamePlan(
+        table.schema, previousNames: table.previousNames, stored: stored, in: db,
+        then: { try planTable($0, checkingValues) })
+      {
+        return plan
+      }
+      return try planTable(db, checkingValues)
     }
     let first = try makePlan(db, false)
     if !first.canApply {
@@ -149,11 +159,7 @@ extension AutoMigration {
           continue
         }
         do {
-          if step.arguments.isEmpty {
-            try db.execute(step.sql)
-          } else {
-            try db.run(step.sql, StatementArguments(step.arguments))
-          }
+          try execute(step, in: db)
         } catch let error as SQLiteError where error.isConstraintViolation {
           // SQLite names the rebuild's copy (or conversion table), which the user never
           // made: the rows are the table's.
@@ -168,7 +174,7 @@ extension AutoMigration {
       // Remember the CREATE statement as SwiftLite leaves it, and those of the tables
       // whose foreign keys a column renamed in place rewrote.
       var changed = [plan.table]
-      if plan.steps.contains(where: { $0.sql.contains(" RENAME COLUMN ") }) {
+      if plan.steps.contains(where: { $0.sql.contains(" RENAME COLUMN ") || $0.renamesTable }) {
         changed += try SchemaInspector(db).tablesReferencing(plan.table)
       }
       try recordTableSQL(of: changed, in: db)

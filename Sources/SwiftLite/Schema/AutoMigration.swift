@@ -50,11 +50,19 @@ public enum AutoMigration {
     var desired = try TableSchema(model, table: table)
     var kept: [String] = []
     let stored = try stored ?? SchemaCatalogue.describe(desired.name, expecting: desired, in: db)
+    // The model's own table may have had other names (a per-target table keeps its name).
+    if desired.name.hasSameBytes(as: M.tableName),
+      let renaming = try renamePlan(
+        desired, previousNames: M.previousTableNames, stored: stored, in: db,
+        then: { db in try Self.plan(for: model, table: table, adopting: adopting, in: db) })
+    {
+      return renaming
+    }
     let wasAdopted = stored.record?.isAdopted ?? false
     let adopted = adopting || wasAdopted
     if adopted { (desired, kept) = adoptedSchema(model, desired, stored) }
     var plan = try plan(
-      to: desired, renamed: M.renamedProperties, droppable: M.droppableColumns,
+      to: desired, renamed: M.propertyRenames, droppable: M.droppableColumns,
       lossy: M.lossyConvertibleColumns, stored: stored, checkingValues: checkingValues, in: db)
     if plan.steps.contains(where: \.decodesRows) {
       plan.validator = rowValidator(for: model, desired)
@@ -157,7 +165,7 @@ public enum AutoMigration {
   /// The plan from the stored table to any desired schema.
   /// - Parameters:
   ///   - desired: the schema wanted; its name is the table's.
-  ///   - renamed: new column name -> old column name.
+  ///   - renamed: new column name -> old column names, newest first.
   ///   - droppable: columns that may be dropped with their values.
   ///   - lossy: columns whose unconvertible values may become NULL.
   ///   - stored: the table as just described on `db`, or `nil` to describe it.
@@ -166,7 +174,7 @@ public enum AutoMigration {
   /// - Returns: the plan, with what it refuses in ``MigrationPlan/refusals``.
   /// - Throws: `SQLiteError`.
   static func plan(
-    to desired: TableSchema, renamed: [String: String] = [:], droppable: Set<String> = [],
+    to desired: TableSchema, renamed: [String: [String]] = [:], droppable: Set<String> = [],
     lossy: Set<String> = [], stored description: TableDescription? = nil,
     checkingValues: Bool = true, in db: Connection
   ) throws -> MigrationPlan {

@@ -84,6 +84,13 @@ extension MigrationError {
         "change or delete the rows that break it first (an UPDATE or DELETE of your own), "
           + "declare a default for the NULLs, or keep the constraint"
       )
+    case .tableRenameConflict(let table, let previousName):
+      return (
+        table, "tables \(previousName) and \(table)",
+        "\(table) was renamed from \(previousName), and the database has both tables",
+        "move the rows you want to keep into one of them and drop the other (DROP TABLE), "
+          + "or remove \(previousName) from previousTableNames"
+      )
     case .foreignKeyViolation, .readOnlyConnection,
       .mustRunOutsideTransaction, .needsMigration, .notManaged:
       return nil

@@ -45,13 +45,17 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// written. A plan with exactly one refusal throws that refusal's own case instead, so
   /// `catch MigrationError.wouldLoseData` still sees it: ``refusals`` lists them in both.
   case refused(table: String, refusals: [MigrationRefusal])
+  /// The model's table was renamed (its `previousTableNames` list `previousName`), and the
+  /// file has a table under both names: which one holds the rows cannot be told, so neither
+  /// is changed.
+  case tableRenameConflict(table: String, previousName: String)
 
   /// A sentence naming the table, the column and how to permit the change (for a
   /// refusal, its ``MigrationRefusal/reason`` then its ``MigrationRefusal/fix``).
   public var description: String {
     switch self {
     case .wouldLoseData, .notNullWithoutDefault, .lossyTypeChange, .valuesDoNotDecode,
-      .rebuildWouldDropConstraints, .triggersWouldNotCompile, .refused:
+      .rebuildWouldDropConstraints, .triggersWouldNotCompile, .tableRenameConflict, .refused:
       return refusalParts.map { $0.reason + "; " + $0.fix } ?? ""
     case .constraintViolated(let table, let step, let message):
       return "\(table): existing rows violate the new schema (\(message)) during: \(step)"

@@ -17,7 +17,8 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     case none
     /// The table does not exist yet.
     case create
-    /// Only columns added and/or indexes changed: `ALTER TABLE ... ADD COLUMN`, `CREATE INDEX`.
+    /// Only the table renamed, columns added and/or indexes changed: `ALTER TABLE ... RENAME
+    /// TO`, `ALTER TABLE ... ADD COLUMN`, `CREATE INDEX`.
     case alter
     /// SQLite's documented rebuild: new table, copy, drop, rename, indexes, checks.
     case rebuild
@@ -49,17 +50,21 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     let failure: MigrationError?
     /// For a check that every row decodes as the model (run by the plan's validator).
     let decodesRows: Bool
+    /// For the rename of the table to its new name: run as SQLite renames since 3.26, so
+    /// that triggers, views and other tables' foreign keys name the table anew.
+    let renamesTable: Bool
 
     init(
       _ sql: String, _ reason: String, arguments: [SQLiteValue] = [],
       failure: MigrationError? = nil,
-      decodesRows: Bool = false
+      decodesRows: Bool = false, renamesTable: Bool = false
     ) {
       self.sql = sql
       self.reason = reason
       self.arguments = arguments
       self.failure = failure
       self.decodesRows = decodesRows
+      self.renamesTable = renamesTable
     }
 
     /// `reason` then the SQL.

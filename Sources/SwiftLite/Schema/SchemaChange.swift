@@ -9,6 +9,9 @@
 public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
   /// The table does not exist yet: it is created.
   case tableCreated(table: String)
+  /// The table exists under an earlier name (the model's `previousTableNames`): it is
+  /// renamed, with its rows, indexes and triggers, before any other change.
+  case tableRenamed(from: String, to: String)
   /// A column the table lacks; existing rows take its default.
   case columnAdded(ColumnDefinition)
   /// A stored column the schema no longer has.
@@ -63,7 +66,8 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
   /// parentheses). (One in the primary key also changes the key, listed separately.)
   public var needsRebuild: Bool {
     switch self {
-    case .tableCreated, .swiftTypeChanged, .indexAdded, .indexRemoved, .fullTextIndexAdded,
+    case .tableCreated, .tableRenamed, .swiftTypeChanged, .indexAdded, .indexRemoved,
+      .fullTextIndexAdded,
       .fullTextIndexChanged, .fullTextTriggersChanged:
       return false
     case .columnAdded(let column):
@@ -81,6 +85,8 @@ public enum SchemaChange: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .tableCreated(let table):
       return "table \(table) does not exist"
+    case .tableRenamed(let old, let new):
+      return "table \(old) renamed to \(new)"
     case .columnAdded(let column):
       return "column \(column.name) added"
     case .columnRemoved(let name):

@@ -65,12 +65,12 @@ struct SchemaDiff {
   private(set) var recordIsCurrent = false
 
   /// The differences from `stored` to `desired`.
-  /// - Parameter renamed: new column name -> old column name.
+  /// - Parameter renamed: new column name -> old column names, newest first.
   /// - Parameter parentKeys: the primary key of each table the foreign keys reference (by
   ///   its name with ASCII case folded), so that a key written without parent columns
   ///   (`REFERENCES category`) equals the same key naming them (`REFERENCES category(id)`).
   init(
-    from stored: StoredTable, to desired: TableSchema, renamed: [String: String],
+    from stored: StoredTable, to desired: TableSchema, renamed: [String: [String]],
     parentKeys: [ExactText: [String]] = [:]
   ) {
     self.desired = desired
@@ -97,9 +97,10 @@ struct SchemaDiff {
 
   // MARK: Comparisons, in the order their changes are listed
 
-  /// Which stored column feeds each wanted column: the same name, else the declared old
-  /// name, else a name that differs only in ASCII case; then the stored columns left over.
-  private mutating func mapColumns(renamed: [String: String]) {
+  /// Which stored column feeds each wanted column: the same name, else the newest declared
+  /// old name the table has, else a name that differs only in ASCII case; then the stored
+  /// columns left over.
+  private mutating func mapColumns(renamed: [String: [String]]) {
     let storedNames = Set(stored.columns.map { ExactText($0.name) })
     // SQLite's names ignore ASCII case: a stored column whose name differs only in case
     // is the same column, renamed (userID -> userId), not one removed and one added.
@@ -107,10 +108,12 @@ struct SchemaDiff {
       stored.columns.map { ($0.name.asciiCaseFolded, $0.name) }, uniquingKeysWith: { a, _ in a })
     let desiredFoldedNames = Set(desired.columns.map(\.name.asciiCaseFolded))
     func renamedSource(of name: String) -> String? {
-      if let declared = renamed[name], let old = storedByFoldedName[declared.asciiCaseFolded],
-        !desiredFoldedNames.contains(old.asciiCaseFolded)
-      {
-        return old
+      for declared in renamed[name] ?? [] {
+        if let old = storedByFoldedName[declared.asciiCaseFolded],
+          !desiredFoldedNames.contains(old.asciiCaseFolded)
+        {
+          return old
+        }
       }
       return storedByFoldedName[name.asciiCaseFolded]
     }

@@ -61,7 +61,7 @@ extension SchemaSnapshot.Table {
       }
     }
     self.init(
-      schema, renamed: renamedColumns, droppable: droppableColumns,
+      schema, renamed: renamedColumns.mapValues { [$0] }, droppable: droppableColumns,
       lossy: lossyConvertibleColumns)
   }
 

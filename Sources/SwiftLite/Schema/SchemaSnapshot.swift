@@ -6,9 +6,9 @@ import Foundation
 ///
 /// A snapshot holds everything a model step applies: each table's columns in order (name,
 /// declared type, nullability, UNIQUE, DEFAULT, CHECK, COLLATE, Swift type), primary key,
-/// AUTOINCREMENT, STRICT, indexes and foreign keys, and the model's renamed properties
-/// (new name -> old column name), droppable columns and lossy-convertible columns as they
-/// were declared then.
+/// AUTOINCREMENT, STRICT, indexes, foreign keys and full-text indexes, the table's earlier
+/// names, and the model's renamed properties (new name -> old column names), droppable
+/// columns and lossy-convertible columns as they were declared then.
 ///
 /// The file format is this type's own, not that of ``TableSchema``: it must stay readable by
 /// every later version of SwiftLite, whatever becomes of the types it was made from. It is
@@ -26,9 +26,11 @@ import Foundation
 ///
 /// `Sendable`, `Hashable` and `Codable`: a value.
 public struct SchemaSnapshot: Sendable, Hashable, Codable {
-  /// The version of the file format this version of SwiftLite writes, and the newest it
-  /// reads.
-  public static let currentFormatVersion = 1
+  /// The newest version of the file format this version of SwiftLite writes and reads.
+  /// Version 2 added full-text indexes, earlier table names and more than one old name per
+  /// column; a snapshot that has none of them is written as version 1, so the file of a step
+  /// that did not change keeps its bytes, and older versions of SwiftLite still read it.
+  public static let currentFormatVersion = 2
 
   /// The version of the format the snapshot was written in.
   public internal(set) var formatVersion: Int
@@ -37,9 +39,10 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
   /// The tables of the step's models, in the order the step creates or migrates them.
   public internal(set) var tables: [Table]
 
-  /// A snapshot of `tables` for the step `step`, in the current format.
+  /// A snapshot of `tables` for the step `step`, in the oldest format that holds them all
+  /// (version 1 unless a table has what version 2 added).
   public init(step: String, tables: [Table]) {
-    self.formatVersion = Self.currentFormatVersion
+    self.formatVersion = tables.contains(where: \.needsFormat2) ? 2 : 1
     self.step = step
     self.tables = tables
   }
@@ -62,15 +65,25 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
     public internal(set) var foreignKeys: [Reference]
     /// Renamed columns, new name -> old name, as the model declared them for this step.
     public internal(set) var renamedColumns: [String: String]
+    /// Older names of columns renamed more than once, new name -> old names after the one
+    /// in ``renamedColumns``, newest first (the model's `previousPropertyNames`).
+    public internal(set) var previousColumnNames: [String: [String]] = [:]
+    /// The names the table had before, newest first (the model's `previousTableNames`):
+    /// a file with a table under one of them, and none under ``name``, has it renamed.
+    public internal(set) var previousNames: [String] = []
+    /// The table's full-text indexes (the model's `fullTextIndexes`), created with the table
+    /// and recreated with it. A file of format 1 has none.
+    public internal(set) var fullTextIndexes: [TextIndex] = []
     /// Columns the step may drop with their values, sorted.
     public internal(set) var droppableColumns: [String]
     /// Columns whose unconvertible values the step may set to NULL, sorted.
     public internal(set) var lossyConvertibleColumns: [String]
 
-    /// The table as `schema` describes it, with the model's permissions.
+    /// The table as `schema` describes it (with its full-text indexes), with the model's
+    /// renames (new name -> old names, newest first), earlier names and permissions.
     init(
-      _ schema: TableSchema, renamed: [String: String], droppable: Set<String>,
-      lossy: Set<String>
+      _ schema: TableSchema, renamed: [String: [String]], previousNames: [String] = [],
+      droppable: Set<String>, lossy: Set<String>
     ) {
       name = schema.name
       columns = schema.columns.map(TableColumn.init)
@@ -81,7 +94,10 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
         Index(name: $0.name, columns: $0.columns, isUnique: $0.isUnique)
       }
       foreignKeys = schema.foreignKeys.map(Reference.init)
-      renamedColumns = renamed
+      renamedColumns = renamed.compactMapValues(\.first)
+      previousColumnNames = renamed.mapValues { Array($0.dropFirst()) }.filter { !$0.value.isEmpty }
+      self.previousNames = previousNames
+      fullTextIndexes = schema.fullTextIndexes.map(TextIndex.init)
       droppableColumns = droppable.sorted()
       lossyConvertibleColumns = lossy.sorted()
     }
@@ -90,32 +106,62 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
     /// - Throws: ``ModelError`` when the model cannot be mapped.
     init<M: Model>(model: M.Type) throws {
       self.init(
-        try TableSchema(model), renamed: M.renamedProperties, droppable: M.droppableColumns,
-        lossy: M.lossyConvertibleColumns)
+        try TableSchema(model), renamed: M.propertyRenames, previousNames: M.previousTableNames,
+        droppable: M.droppableColumns, lossy: M.lossyConvertibleColumns)
+    }
+
+    /// Every old name of each renamed column, new name -> old names, newest first.
+    var columnRenames: [String: [String]] {
+      var renames = renamedColumns.mapValues { [$0] }
+      for (name, old) in previousColumnNames {
+        for column in old where !(renames[name] ?? []).contains(column) {
+          renames[name, default: []].append(column)
+        }
+      }
+      return renames
+    }
+
+    /// The table as a snapshot of format `version` can record it: before format 2, without
+    /// full-text indexes (a model's own are then no difference from the snapshot).
+    func recordable(inFormat version: Int) -> Self {
+      var table = self
+      if version < 2 { table.fullTextIndexes = [] }
+      return table
+    }
+
+    /// Whether the table has what format 1 cannot hold.
+    var needsFormat2: Bool {
+      !previousColumnNames.isEmpty || !previousNames.isEmpty || !fullTextIndexes.isEmpty
     }
 
     /// The schema the step gives the table.
     public var schema: TableSchema {
-      TableSchema(
+      var schema = TableSchema(
         name: name, columns: columns.map(\.definition), primaryKey: primaryKey,
         autoIncrement: autoIncrement,
         indexes: indexes.map {
           TableSchema.IndexDefinition(name: $0.name, columns: $0.columns, isUnique: $0.isUnique)
         },
         foreignKeys: foreignKeys.map(\.foreignKey), isStrict: isStrict)
+      schema.fullTextIndexes = fullTextIndexes.map { $0.index(of: name) }
+      return schema
     }
 
     /// The statements that create the table as recorded: `CREATE TABLE`, then one
-    /// `CREATE INDEX` per index.
+    /// `CREATE INDEX` per index, then the FTS5 table and triggers of each full-text index.
     public var createStatements: [String] {
       let schema = schema
       return [schema.createTableSQL()] + schema.indexes.map(schema.createIndexSQL)
+        + schema.fullTextIndexes.flatMap {
+          $0.creationSteps(keyColumns: schema.fullTextKeyColumns, indexRows: false).map(\.sql)
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
       case name, columns, primaryKey, autoIncrement
       case isStrict = "strict"
       case indexes, foreignKeys, renamedColumns, droppableColumns, lossyConvertibleColumns
+      case previousColumnNames, previousNames, fullTextIndexes
     }
 
     /// Reads a table; the lists and maps a file leaves out are empty.
@@ -135,6 +181,12 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
         try container.decodeIfPresent([String].self, forKey: .droppableColumns) ?? []
       lossyConvertibleColumns =
         try container.decodeIfPresent([String].self, forKey: .lossyConvertibleColumns) ?? []
+      previousColumnNames =
+        try container.decodeIfPresent([String: [String]].self, forKey: .previousColumnNames)
+        ?? [:]
+      previousNames = try container.decodeIfPresent([String].self, forKey: .previousNames) ?? []
+      fullTextIndexes =
+        try container.decodeIfPresent([TextIndex].self, forKey: .fullTextIndexes) ?? []
     }
 
     /// Writes a table, leaving out empty lists and maps (other than the columns and key).
@@ -154,6 +206,13 @@ public struct SchemaSnapshot: Sendable, Hashable, Codable {
       }
       if !lossyConvertibleColumns.isEmpty {
         try container.encode(lossyConvertibleColumns, forKey: .lossyConvertibleColumns)
+      }
+      if !previousColumnNames.isEmpty {
+        try container.encode(previousColumnNames, forKey: .previousColumnNames)
+      }
+      if !previousNames.isEmpty { try container.encode(previousNames, forKey: .previousNames) }
+      if !fullTextIndexes.isEmpty {
+        try container.encode(fullTextIndexes, forKey: .fullTextIndexes)
       }
     }
   }

@@ -27,6 +27,11 @@ struct TableDescription {
   /// keys as the pragmas report them, and STRICT (a view has columns only); `nil` when
   /// missing. Named ``name``.
   private(set) var schema: TableSchema?
+  /// The columns no write may give a value: generated columns (`GENERATED ALWAYS AS`,
+  /// VIRTUAL or STORED) and the hidden columns of a virtual table, in table order. A model
+  /// reads them and never writes them. Empty when the pragmas were skipped (the table's
+  /// CREATE statement being SwiftLite's, which has none).
+  private(set) var readOnlyColumns: [ColumnDefinition] = []
   /// WITHOUT ROWID and STRICT.
   private(set) var options = TableOptions()
   /// The column sets that identify a row: the primary key (or `rowid`), then each unique
@@ -74,6 +79,8 @@ extension TableDescription {
     /// type, name, sql.
     var stored: (type: String, name: String, sql: String?)?
     var columns: [ColumnDefinition] = []
+    /// Generated and hidden columns (xinfo's `hidden` other than 0).
+    var readOnlyColumns: [ColumnDefinition] = []
     /// Whether `pragma_table_xinfo` knows the name (as a table or a view); `false` too
     /// when the statement skipped it, the table's CREATE statement being the expected one.
     var hasColumns = false
@@ -101,7 +108,13 @@ extension TableDescription {
           self.stored = (try row.get(String.self, at: 1), stored, try row.get(String?.self, at: 3))
         case SchemaCatalogue.Part.column:
           hasColumns = true
-          guard try row.get(Int.self, at: 6) == 0 else { continue }
+          guard try row.get(Int.self, at: 6) == 0 else {
+            readOnlyColumns.append(
+              ColumnDefinition(
+                name: try row.get(String.self, at: 1),
+                type: try row.get(String.self, at: 2).uppercased(), isNotNull: false))
+            continue
+          }
           let column = try row.get(String.self, at: 1)
           let position = try row.get(Int.self, at: 5)
           if position > 0 { primaryKey.append((position, column)) }
@@ -165,6 +178,7 @@ extension TableDescription {
     sql = stored.sql
     if kind == .table, let sql = stored.sql { options = TableOptions(createStatement: sql) }
     var columns = parts.columns
+    readOnlyColumns = parts.readOnlyColumns
     var primaryKey = parts.primaryKey.sorted { $0.position < $1.position }.map(\.name)
     var foreignKeys = parts.foreignKeys.keys.sorted().compactMap { id -> ForeignKey? in
       guard let entry = parts.foreignKeys[id] else { return nil }

@@ -38,6 +38,12 @@ struct TableMapping {
   /// The table's own primary key, as properties where the model has them (what a foreign
   /// key that names no parent columns references); empty for a table without one.
   let tableKey: [String]
+  /// Per property, whether its column is generated (`GENERATED ALWAYS AS`) or a hidden
+  /// column of a virtual table: read, never written by an insert, update or upsert.
+  let readOnly: [Bool]
+
+  /// The positions of the properties that writes give a value, in order.
+  var writtenPositions: [Int] { readOnly.indices.filter { !readOnly[$0] } }
 
   /// The mapping of a table SwiftLite manages: every column is a property of the same name.
   init(managed schema: TableSchema) {
@@ -52,6 +58,7 @@ struct TableMapping {
     notNullDefaults = schema.columns.map { $0.isNotNull ? $0.defaultSQL : nil }
     foreignKeys = schema.foreignKeys
     tableKey = schema.primaryKey
+    readOnly = schema.columns.map { _ in false }
   }
 
   /// Checks that a model fits an existing table, listing every problem at once.
@@ -89,9 +96,15 @@ struct TableMapping {
     var claimed: [ExactText: String] = [:]
     var storedTypes: [String] = []
     var notNullDefaults: [String?] = []
+    var readOnly: [Bool] = []
+    let readOnlyByName = Dictionary(
+      description.readOnlyColumns.map { ($0.name.asciiCaseFolded, $0) },
+      uniquingKeysWith: { a, _ in a })
     let available = stored.columns.map(\.name).joined(separator: ", ")
     for property in desired.columns {
-      guard let column = storedByName[property.name.asciiCaseFolded] else {
+      let generated = readOnlyByName[property.name.asciiCaseFolded]
+      readOnly.append(storedByName[property.name.asciiCaseFolded] == nil && generated != nil)
+      guard let column = storedByName[property.name.asciiCaseFolded] ?? generated else {
         storedTypes.append("")
         notNullDefaults.append(nil)
         if adding {
@@ -166,6 +179,7 @@ struct TableMapping {
         onUpdate: $0.onUpdate)
     }
     self.tableKey = stored.primaryKey.map(property)
+    self.readOnly = readOnly
 
     let tableKey = Set(stored.primaryKey.map(\.asciiCaseFolded))
     let modelKey = Set(keyProperties.map(\.asciiCaseFolded))

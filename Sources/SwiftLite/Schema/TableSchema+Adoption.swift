@@ -13,10 +13,10 @@ extension TableSchema {
   /// - Parameters:
   ///   - stored: the table as it is.
   ///   - droppable: columns the model lacks that may go (with their values).
-  ///   - renamed: the model's renamed properties, new name -> old column name: an old
+  ///   - renamed: the model's renamed properties, new name -> old column names: an old
   ///     column whose new name the table lacks is renamed, not kept beside it.
   func keeping(
-    _ stored: TableSchema, droppable: Set<String>, renamed renames: [String: String] = [:]
+    _ stored: TableSchema, droppable: Set<String>, renamed renames: [String: [String]] = [:]
   )
     -> (TableSchema, kept: [String])
   {
@@ -50,9 +50,12 @@ extension TableSchema {
       }
     }
     let matched = Set(result.columns.map(\.name.asciiCaseFolded))
-    let renamedAway = renames.filter { new, _ in
-      storedByName[new.asciiCaseFolded] == nil && columns.contains { $0.name == new }
-    }.values
+    // The old column each rename takes its values from: the newest old name the table has.
+    let renamedAway = renames.compactMap { new, old -> String? in
+      guard storedByName[new.asciiCaseFolded] == nil, columns.contains(where: { $0.name == new })
+      else { return nil }
+      return old.first { storedByName[$0.asciiCaseFolded] != nil }
+    }
     let droppableNames = Set((droppable.union(renamedAway)).map(\.asciiCaseFolded))
     for column in stored.columns where !matched.contains(column.name.asciiCaseFolded) {
       guard !droppableNames.contains(column.name.asciiCaseFolded) else { continue }

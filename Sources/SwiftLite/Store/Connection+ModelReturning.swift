@@ -111,7 +111,7 @@ extension Connection {
     try table.encode(model)
     let rows = try withCachedStatement(
       sql + Self.returning(table),
-      bind: { statement in try table.bind(Array(table.values.indices), to: statement) },
+      bind: { statement in try table.bind(table.writtenPositions, to: statement) },
       { statement in try returnedRow(M.self, table, statement) })
     return rows
   }

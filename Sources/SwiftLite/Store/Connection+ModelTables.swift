@@ -35,6 +35,39 @@ extension Connection {
     switch ownership(stored, policy: M.schemaPolicy) {
     case .missing:
       if M.schemaPolicy == .mapped { throw ModelError.tableNotFound(table: name) }
+      // A table renamed with its model is there under an earlier name: it is migrated, never
+      // taken for missing (a read would find no rows, a write would start a new table).
+      if name.hasSameBytes(as: M.tableName),
+        let old = try AutoMigration.hasPreviousTable(name, M.previousTableNames, in: self)
+      {
+        let refusal: String? =
+          if access == .read {
+            "reads never change the schema"
+          } else if M.schemaPolicy == .createOnly {
+            "the model's schemaPolicy is .createOnly"
+          } else if !automaticMigration {
+            "automatic migration is off on this connection"
+          } else if preparedTables.contains(name) {
+            "the preparation given when the database opened brings this table up to date: "
+              + "register a new step for this change"
+          } else {
+            nil
+          }
+        if let refusal {
+          throw MigrationError.needsMigration(
+            table: name, changes: [SchemaChange.tableRenamed(from: old, to: name).description],
+            reason: refusal)
+        }
+        try applyMigration(model, table: name, stored: stored)
+        let renamed = try SchemaCatalogue.describe(name, in: self)
+        mapping =
+          renamed.record?.isAdopted == true
+          ? try TableMapping(
+            model: String(describing: model), desired: desired, declaredKey: M.primaryKey,
+            stored: renamed)
+          : TableMapping(managed: desired)
+        break
+      }
       guard access == .write else { return nil }  // nothing to read or delete
       guard automaticMigration, !preparedTables.contains(name) else {
         throw ModelError.tableNotFound(table: name)

@@ -7,6 +7,9 @@ final class ModelTable {
   let mapping: TableMapping
   let keyPositions: [Int]
   let otherPositions: [Int]
+  /// The positions an insert writes, in the order of its parameters: every property but
+  /// those of generated or hidden columns.
+  let writtenPositions: [Int]
   let encoder: RowEncoder
   let ignored: Set<String>
   /// The model's own mapping, when it has one (``RowMapped``): used instead of `Codable`.
@@ -108,8 +111,16 @@ final class ModelTable {
     self.ignored = ignored
     self.mapped = mapped
     self.slots = slots
+    // Writes give a value to every property but those of generated (or hidden) columns:
+    // the written ones bind parameters 1, 2, ... in order; the others bind none (-1).
+    let written = mapping.writtenPositions
+    writtenPositions = written
+    var parameterOf = [Int](repeating: -1, count: mapping.properties.count)
+    for (ordinal, position) in written.enumerated() { parameterOf[position] = ordinal + 1 }
     self.parameters = slots.map {
-      ColumnMap(indexes: ContiguousArray($0.indexes.map { $0 + 1 }), names: $0.names, available: [])
+      ColumnMap(
+        indexes: ContiguousArray($0.indexes.map { $0 < 0 ? $0 + 1 : parameterOf[$0] }),
+        names: $0.names, available: [])
     }
     let names = mapping.properties
     valueList = ValueList(count: names.count)
@@ -120,11 +131,12 @@ final class ModelTable {
     // an insert but never updated.
     otherPositions = names.indices.filter {
       !keySet.contains(names[$0]) && !mapping.identityProperties.contains(names[$0])
+        && !mapping.readOnly[$0]
     }
     encoder = RowEncoder(columns: names)
     quotedName = SQLIdentifier.quote(mapping.table)
 
-    let columnList = quoted.joined(separator: ", ")
+    let columnList = written.map { quoted[$0] }.joined(separator: ", ")
     // A column named differently from its property (in case only) is read under the
     // property's name.
     let selected = mapping.selectionList
@@ -133,7 +145,7 @@ final class ModelTable {
     // the default expression (as SQLite would for a column left out), an update keeps the
     // stored value. So one statement serves every model, whichever properties are nil.
     let defaults = mapping.notNullDefaults
-    let placeholders = names.indices.map { index in
+    let placeholders = written.map { index in
       defaults[index].map { "coalesce(?, " + $0 + ")" } ?? "?"
     }.joined(separator: ", ")
     selectSQL = "SELECT " + selected + " FROM " + quotedName
@@ -142,7 +154,7 @@ final class ModelTable {
     let assignments = otherPositions.map { index in
       defaults[index] == nil
         ? quoted[index] + " = excluded." + quoted[index]
-        : quoted[index] + " = coalesce(?" + String(index + 1) + ", " + quoted[index] + ")"
+        : quoted[index] + " = coalesce(?" + String(parameterOf[index]) + ", " + quoted[index] + ")"
     }
     upsertSQL =
       insertSQL + " ON CONFLICT (" + keyList + ") "
@@ -220,8 +232,12 @@ final class ModelTable {
       try table.resolveDateFormats(db)
       let statement = try db.prepare(sql)
       self.statement = statement
-      encoder = RowEncoder(columns: table.mapping.properties, bindingTo: statement)
-      encoder.dateFormats = table.encodedDateFormats
+      // Parameter i + 1 takes the i-th written property; the others name no parameter.
+      let written = table.writtenPositions
+      encoder = RowEncoder(
+        columns: written.map { table.mapping.properties[$0] }, bindingTo: statement)
+      let formats = table.encodedDateFormats
+      encoder.dateFormats = formats.isEmpty ? [] : written.map { formats[$0] }
       dateFormats = table.positionDateFormats
       mapped = table.mapped
       parameters = table.parameters

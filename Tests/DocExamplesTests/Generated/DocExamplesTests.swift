@@ -40,28 +40,32 @@ final class DocExamplesTests: XCTestCase {
   func testExistingDatabases02() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases02) }
   /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 222.
   func testExistingDatabases03() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 325.
+  /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 329.
   func testExistingDatabases04() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases04) }
   /// Sources/SwiftLite/SwiftLite.docc/GettingStarted.md, line 27.
   func testGettingStarted01() async throws { try await runTwiceInFreshFolder(exampleGettingStarted01) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 12.
   func testModelsAndAutomaticMigration01() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 208.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 194.
   func testModelsAndAutomaticMigration02() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 248.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 220.
   func testModelsAndAutomaticMigration03() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 283.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 255.
   func testModelsAndAutomaticMigration04() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration04) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 319.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 295.
   func testModelsAndAutomaticMigration05() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration05) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 393.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 331.
   func testModelsAndAutomaticMigration06() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration06) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 429.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 367.
   func testModelsAndAutomaticMigration07() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration07) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 468.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 441.
   func testModelsAndAutomaticMigration08() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration08) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 480.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 477.
   func testModelsAndAutomaticMigration09() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration09) }
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 516.
+  func testModelsAndAutomaticMigration10() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration10) }
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 528.
+  func testModelsAndAutomaticMigration11() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration11) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 25.
   func testObservationAndSearch01() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch01) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 200.

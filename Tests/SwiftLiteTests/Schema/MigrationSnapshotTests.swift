@@ -291,7 +291,7 @@ final class MigrationSnapshotTests: SQLiteTestCase {
       thrownError(MigrationSnapshotError.self) {
         _ = try SchemaSnapshot(jsonData: snapshot.jsonData())
       },
-      .newerFormat(step: "v9", version: 2, supported: 1))
+      .newerFormat(step: "v9", version: 3, supported: 2))
   }
 
   func testCheckingSnapshotsFindsAModelChangedWithoutANewStep() throws {

@@ -29,7 +29,7 @@ final class SchemaDiffTests: SQLiteTestCase {
       primaryKey: ["id"])
 
     let diff = SchemaDiff(
-      from: try stored("item", for: desired), to: desired, renamed: ["sku": "code"])
+      from: try stored("item", for: desired), to: desired, renamed: ["sku": ["code"]])
 
     XCTAssertEqual(
       diff.changes,

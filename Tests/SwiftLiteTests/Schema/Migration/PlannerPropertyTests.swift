@@ -154,7 +154,7 @@ final class PlannerPropertyTests: SQLiteTestCase {
         let label = "chain \(chain) step \(step) (change \(kind))"
         do {
           let plan = try AutoMigration.plan(
-            to: desired, renamed: renamed, droppable: dropped, in: db)
+            to: desired, renamed: renamed.mapValues { [$0] }, droppable: dropped, in: db)
           try AutoMigration.apply(plan, in: db)
         } catch is MigrationError {
           refused += 1
