@@ -1,0 +1,491 @@
+import Foundation
+import SwiftLite
+import SwiftLiteTesting
+import XCTest
+
+// A review of issue 14 as a new user would try it, from the README and the DocC articles:
+// the notes app of "Shipping a New Version of Your App", four releases on one real file and
+// from scratch at each release, through `DatabaseQueue(path:options:preparation:)`.
+
+private struct LRFolder: Model {
+  var id: Int64?
+  var name: String
+  static let primaryKey = ["id"]
+  static let tableName = "Folder"
+}
+
+private struct LRNote1: Model {
+  var id: Int64?
+  var folderID: Int64
+  var title: String
+  var body: String
+  var tags: [String]
+  var pinned: Bool
+  var createdAt: Date
+  static let primaryKey = ["id"]
+  static let tableName = "Note"
+  static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+}
+
+private struct LRNote3: Model {
+  var id: Int64?
+  var folderID: Int64
+  var title: String
+  var body: String
+  var tags: [String]
+  var isPinned: Bool
+  var createdAt: Date
+  static let primaryKey = ["id"]
+  static let tableName = "Note"
+  static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+  static let renamedProperties = ["isPinned": "pinned"]
+  static let fullTextIndexes = [FullTextIndex(LRNote3.self, columns: ["title", "body"])]
+}
+
+private struct LRNote4: Model {
+  var id: Int64?
+  var folderID: Int64
+  var title: String
+  var content: String
+  var tags: [String]
+  var isPinned: Bool
+  var createdAt: Date
+  static let primaryKey = ["id"]
+  static let tableName = "Note"
+  static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+  static let renamedProperties = ["content": "body"]
+  static let fullTextIndexes = [FullTextIndex(LRNote4.self, columns: ["title", "content"])]
+}
+
+private let pinUrgentSQL = """
+  UPDATE Note SET pinned = 1
+  WHERE EXISTS (SELECT 1 FROM json_each(Note.tags) WHERE value = 'urgent')
+  """
+
+/// The migrator each release ships: every model step names that release's types.
+private func releaseMigrator(_ release: Int, snapshots: URL?) throws -> Migrator {
+  var migrator = try snapshots.map { try Migrator(snapshots: $0) } ?? Migrator()
+  switch release {
+  case 1, 2: migrator.registerModels("v1-tables", LRFolder.self, LRNote1.self)
+  case 3: migrator.registerModels("v1-tables", LRFolder.self, LRNote3.self)
+  default: migrator.registerModels("v1-tables", LRFolder.self, LRNote4.self)
+  }
+  if release >= 2 {
+    migrator.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+  }
+  if release == 3 { migrator.registerModels("v3-notes", LRNote3.self) }
+  if release >= 4 {
+    migrator.registerModels("v3-notes", LRNote4.self)
+    migrator.registerModels("v4-notes", LRNote4.self)
+  }
+  return migrator
+}
+
+final class LifecycleReviewTests: XCTestCase {
+  private var folder: URL!
+
+  override func setUpWithError() throws {
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lifecycle-review-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// Records the snapshots of a release as the article says (a recording run fails, the
+  /// next one passes), then returns the release's migrator with its snapshots.
+  private func shipRelease(_ release: Int, snapshots: URL) throws -> Migrator {
+    let unsnapshotted = try releaseMigrator(release, snapshots: nil)
+    let check = MigrationSnapshotCheck(unsnapshotted, directory: snapshots)
+    _ = try check.run(record: true)
+    let verify = try MigrationSnapshotCheck(unsnapshotted, directory: snapshots).run(record: false)
+    XCTAssertTrue(verify.passed, "release \(release): \(verify.description)")
+    return try releaseMigrator(release, snapshots: snapshots)
+  }
+
+  private func schema(at path: String) throws -> DatabaseSchema {
+    try DatabaseSchema(Connection(path: path, options: .readOnly))
+  }
+
+  private func masterRows(_ path: String) throws -> [String] {
+    let db = try Connection(path: path, options: .readOnly)
+    return try db.query(
+      "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY name"
+    ).map { try $0.get(at: 0) as String }
+  }
+
+  func testFourReleasesOnOneFileAndFromScratchReachOneSchema() throws {
+    let snapshots = folder.appendingPathComponent("MigrationSnapshots")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    let upgraded = folder.appendingPathComponent("app.sqlite").path
+    let day = Date(timeIntervalSince1970: 1_704_153_600)  // 2024-01-02
+
+    // Release 1.
+    let m1 = try shipRelease(1, snapshots: snapshots)
+    do {
+      let queue = try DatabaseQueue(path: upgraded, preparation: m1)
+      try queue.write { db in
+        let work = try db.insert(LRFolder(id: nil, name: "Work"))
+        try db.insert(
+          LRNote1(
+            id: nil, folderID: work, title: "Report", body: "Draft the quarterly report",
+            tags: ["urgent", "q1"], pinned: false, createdAt: day))
+        try db.insert(
+          LRNote1(
+            id: nil, folderID: work, title: "Lunch", body: "Sandwiches", tags: [],
+            pinned: false, createdAt: day))
+      }
+    }
+
+    // Release 2: the SQL step pins the urgent note.
+    let m2 = try shipRelease(2, snapshots: snapshots)
+    do {
+      let queue = try DatabaseQueue(path: upgraded, preparation: m2)
+      let notes = try queue.read { db in try db.findAll(LRNote1.self, orderBy: "id") }
+      XCTAssertEqual(notes.map(\.pinned), [true, false])
+    }
+
+    // Release 3: a rename and a full-text index; the first read after the upgrade works.
+    let m3 = try shipRelease(3, snapshots: snapshots)
+    do {
+      let queue = try DatabaseQueue(path: upgraded, preparation: m3)
+      let notes = try queue.read { db in try db.findAll(LRNote3.self, orderBy: "id") }
+      XCTAssertEqual(notes.map(\.isPinned), [true, false])
+      let hits = try queue.read { db in
+        try LRNote3.all().matching(.allWords(in: "quarterly")).fetchAll(db)
+      }
+      XCTAssertEqual(hits.map(\.title), ["Report"])
+    }
+
+    // Release 4: renaming an indexed column.
+    let m4 = try shipRelease(4, snapshots: snapshots)
+    do {
+      let queue = try DatabaseQueue(path: upgraded, preparation: m4)
+      let hits = try queue.read { db in
+        try LRNote4.all().matching(.allWords(in: "quarterly")).fetchAll(db)
+      }
+      XCTAssertEqual(hits.map(\.content), ["Draft the quarterly report"])
+      try queue.write { db in
+        try db.insert(
+          LRNote4(
+            id: nil, folderID: 1, title: "Later", content: "quarterly review", tags: [],
+            isPinned: false, createdAt: day))
+      }
+      let after = try queue.read { db in
+        try LRNote4.all().matching(.allWords(in: "quarterly")).fetchAll(db)
+      }
+      XCTAssertEqual(Set(after.map(\.title)), ["Report", "Later"])
+      // Cascade still holds after the rebuilds.
+      try queue.write { db in try db.execute("DELETE FROM Folder WHERE id = 1") }
+      XCTAssertEqual(try queue.read { db in try db.count(LRNote4.self) }, 0)
+    }
+
+    // Fresh installs at each release equal the file upgraded to that release.
+    let upgradedAt = folder.appendingPathComponent("stepwise.sqlite").path
+    for (release, migrator) in [(1, m1), (2, m2), (3, m3), (4, m4)] {
+      _ = try DatabaseQueue(path: upgradedAt, preparation: migrator)
+      let fresh = folder.appendingPathComponent("fresh\(release).sqlite").path
+      _ = try DatabaseQueue(path: fresh, preparation: migrator)
+      let differences = try schema(at: fresh).differences(from: schema(at: upgradedAt))
+      XCTAssertTrue(differences.isEmpty, "release \(release): \(differences)")
+      XCTAssertEqual(
+        try masterRows(fresh), try masterRows(upgradedAt), "release \(release): sqlite_master")
+    }
+
+    // The history check agrees.
+    var check = MigrationHistoryCheck(m4)
+    check.seed(
+      after: "v1-tables",
+      sql: """
+        INSERT INTO Folder (id, name) VALUES (1, 'Work');
+        INSERT INTO Note (folderID, title, body, tags, pinned, createdAt)
+        VALUES (1, 'Report', 'Draft it', '["urgent"]', 0, '2024-01-02 00:00:00.000');
+        """)
+    let report = try check.run()
+    XCTAssertTrue(report.passed, report.description)
+  }
+
+  /// Ships releases 1 and 2 on `path` with a few notes; returns the snapshot folder.
+  private func shipTwoReleases(at path: String, notes: Int = 2) throws -> URL {
+    let snapshots = folder.appendingPathComponent("MigrationSnapshots")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    let m1 = try shipRelease(1, snapshots: snapshots)
+    let queue = try DatabaseQueue(path: path, preparation: m1)
+    try queue.write { db in
+      let work = try db.insert(LRFolder(id: nil, name: "Work"))
+      for n in 0..<notes {
+        try db.insert(
+          LRNote1(
+            id: nil, folderID: work, title: "Note \(n)",
+            body: String(repeating: "words of note \(n) ", count: 20),
+            tags: n == 0 ? ["urgent"] : [],
+            pinned: false, createdAt: Date(timeIntervalSince1970: 1_704_153_600)))
+      }
+    }
+    _ = try DatabaseQueue(path: path, preparation: try shipRelease(2, snapshots: snapshots))
+    return snapshots
+  }
+
+  func testModelChangedWithoutANewStepFailsTheSnapshotCheck() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    // Release 3's Note, but the developer forgot `v3-notes`.
+    var forgot = Migrator()
+    forgot.registerModels("v1-tables", LRFolder.self, LRNote3.self)
+    forgot.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+    let report = try MigrationSnapshotCheck(forgot, directory: snapshots).run(record: false)
+    XCTAssertFalse(report.passed)
+    var withSnapshots = try Migrator(snapshots: snapshots)
+    withSnapshots.registerModels("v1-tables", LRFolder.self, LRNote3.self)
+    withSnapshots.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+    XCTAssertThrowsError(try withSnapshots.checkSnapshots())
+    // At launch the covered table is not migrated by a first write.
+    let queue = try DatabaseQueue(path: path, preparation: withSnapshots)
+    XCTAssertThrowsError(
+      try queue.write { db in
+        try db.insert(
+          LRNote3(
+            id: nil, folderID: 1, title: "x", body: "y", tags: [], isPinned: false,
+            createdAt: Date()))
+      }
+    ) { error in
+      guard case MigrationError.needsMigration? = error as? MigrationError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+    }
+  }
+
+  func testRefusedModelStepAtLaunchLeavesTheFileByteForByte() throws {
+    struct NoteNeedsValue: Model {
+      var id: Int64?
+      var folderID: Int64
+      var title: String
+      var body: String
+      var tags: [String]
+      var pinned: Bool
+      var createdAt: Date
+      var priority: Int  // NOT NULL, no default, on a table with rows: refused
+      static let primaryKey = ["id"]
+      static let tableName = "Note"
+      static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+    }
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    // Record v4's snapshot as the article says.
+    var plain = Migrator()
+    plain.registerModels("v1-tables", LRFolder.self, LRNote1.self)
+    plain.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+    plain.register("v3-touch") { db in try db.run("UPDATE Folder SET name = 'Job'") }
+    plain.registerModels("v4-priority", NoteNeedsValue.self)
+    _ = try MigrationSnapshotCheck(plain, directory: snapshots).run(record: true)
+    var migrator = try Migrator(snapshots: snapshots)
+    migrator.registerModels("v1-tables", LRFolder.self, LRNote1.self)
+    migrator.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+    migrator.register("v3-touch") { db in try db.run("UPDATE Folder SET name = 'Job'") }
+    migrator.registerModels("v4-priority", NoteNeedsValue.self)
+
+    // A dry run first: it writes nothing.
+    let dryRun = try Connection(path: path)
+    _ = try? migrator.pendingMigrations(dryRun)
+    XCTAssertEqual(try migrator.pendingMigrations(dryRun), ["v3-touch", "v4-priority"])
+    XCTAssertThrowsError(try dryRun.migrationPlan(for: NoteNeedsValue.self))
+    try dryRun.close()
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+
+    XCTAssertThrowsError(try DatabaseQueue(path: path, preparation: migrator)) { error in
+      guard case MigratorError.migrationFailed(let name, let underlying)? = error as? MigratorError
+      else { return XCTFail("\(type(of: error)): \(error)") }
+      XCTAssertEqual(name, "v4-priority")
+      guard case MigrationError.notNullWithoutDefault? = underlying as? MigrationError else {
+        return XCTFail("\(type(of: underlying)): \(underlying)")
+      }
+    }
+    // `v3-touch` committed before the refusal (steps before it stay applied, as documented).
+    let after = try Connection(path: path, options: .readOnly)
+    XCTAssertEqual(try after.scalar(String.self, "SELECT name FROM Folder"), "Job")
+    XCTAssertEqual(try migrator.pendingMigrations(after), ["v4-priority"])
+  }
+
+  func testReclaimsSpaceAfterARebuildAtLaunch() throws {
+    struct NoteRetyped: Model {
+      var id: Int64?
+      var folderID: Int64
+      var title: String
+      var body: String?  // nullability changed: a rebuild
+      var tags: [String]
+      var pinned: Bool
+      var createdAt: Date
+      static let primaryKey = ["id"]
+      static let tableName = "Note"
+      static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+    }
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path, notes: 3000)
+    let sizeBefore = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+    var plain = Migrator()
+    plain.registerModels("v1-tables", LRFolder.self, NoteRetyped.self)
+    plain.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+    plain.registerModels("v3-nullable-body", NoteRetyped.self)
+    _ = try MigrationSnapshotCheck(plain, directory: snapshots).run(record: true)
+    var migrator = try Migrator(snapshots: snapshots)
+    migrator.registerModels("v1-tables", LRFolder.self, NoteRetyped.self)
+    migrator.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+    migrator.registerModels("v3-nullable-body", NoteRetyped.self)
+
+    let plan = try Connection(path: path).migrationPlan(for: NoteRetyped.self)
+    XCTAssertGreaterThan(plan.freedPages ?? 0, 0, "\(plan)")
+    migrator.reclaimsSpace = true
+    let pool = try DatabasePool(path: path, preparation: migrator)
+    let count = try pool.read { db in try db.count(NoteRetyped.self) }
+    XCTAssertEqual(count, 3000)
+    try pool.close()
+    let sizeAfter = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+    XCTAssertLessThanOrEqual(
+      sizeAfter, sizeBefore + sizeBefore / 10, "\(sizeBefore) -> \(sizeAfter)")
+    let db = try Connection(path: path, options: .readOnly)
+    XCTAssertEqual(try db.scalar(Int.self, "PRAGMA freelist_count"), 0)
+  }
+
+  /// Records the snapshots of `plain`'s model steps and returns the migrator built by `build`
+  /// with them.
+  private func withSnapshots(
+    _ build: (inout Migrator) -> Void, in snapshots: URL
+  ) throws -> Migrator {
+    var plain = Migrator()
+    build(&plain)
+    _ = try MigrationSnapshotCheck(plain, directory: snapshots).run(record: true)
+    var migrator = try Migrator(snapshots: snapshots)
+    build(&migrator)
+    return migrator
+  }
+
+  func testUserTriggerOnAManagedTableSurvivesTheRenameOfRelease4() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    let m3 = try shipRelease(3, snapshots: snapshots)
+    let queue = try DatabaseQueue(path: path, preparation: m3)
+    try queue.write { db in
+      try db.execute(
+        """
+        CREATE TABLE audit(noteID INTEGER, at TEXT);
+        CREATE TRIGGER note_audit AFTER UPDATE OF title ON Note
+        BEGIN INSERT INTO audit VALUES (new.id, 'x'); END;
+        """)
+    }
+    try queue.close()
+    let m4 = try shipRelease(4, snapshots: snapshots)
+    let upgraded = try DatabaseQueue(path: path, preparation: m4)
+    try upgraded.write { db in try db.run("UPDATE Note SET title = 'T' WHERE id = 1") }
+    XCTAssertEqual(
+      try upgraded.read { db in try db.scalar(Int.self, "SELECT count(*) FROM audit") }, 1)
+    let hits = try upgraded.read { db in
+      try LRNote4.all().matching(.allWords(in: "words")).fetchAll(db)
+    }
+    XCTAssertEqual(hits.count, 2)
+  }
+
+  func testUserTriggerThatNoLongerCompilesRefusesRelease4AndLeavesTheFile() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    let m3 = try shipRelease(3, snapshots: snapshots)
+    let queue = try DatabaseQueue(path: path, preparation: m3)
+    try queue.write { db in
+      try db.execute(
+        """
+        CREATE TABLE audit(noteID INTEGER, body TEXT);
+        CREATE TRIGGER note_audit AFTER UPDATE ON Note
+        BEGIN INSERT INTO audit VALUES (new.id, new.body); END;
+        """)
+    }
+    try queue.close()
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let m4 = try shipRelease(4, snapshots: snapshots)
+    XCTAssertThrowsError(try DatabaseQueue(path: path, preparation: m4)) { error in
+      guard case MigratorError.migrationFailed(_, let underlying)? = error as? MigratorError,
+        case MigrationError.triggersWouldNotCompile? = underlying as? MigrationError
+      else { return XCTFail("\(type(of: error)): \(error)") }
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+  }
+
+  func testDefaultExpressionOnAnOwnModelFillsNilOnInsertOnBothPaths() throws {
+    struct Stamp: Model {
+      var id: Int64?
+      var label: String
+      var createdAt: Date?
+      static let primaryKey = ["id"]
+      static let columnConstraints: [String: [ColumnConstraint]] = [
+        "createdAt": [.notNull(true), .defaultExpression("CURRENT_TIMESTAMP")]
+      ]
+    }
+    let snapshots = folder.appendingPathComponent("Snaps")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    let migrator = try withSnapshots({ $0.registerModels("v1", Stamp.self) }, in: snapshots)
+    let path = folder.appendingPathComponent("stamps.sqlite").path
+    let queue = try DatabaseQueue(path: path, preparation: migrator)
+    let stored = try queue.write { db in try db.insertAndFetch(Stamp(id: nil, label: "a")) }
+    XCTAssertNotNil(stored.createdAt)
+    let text = try queue.read { db in try db.scalar(String.self, "SELECT createdAt FROM Stamp") }
+    XCTAssertEqual(text?.count, 19, text ?? "nil")
+    // An update with nil keeps the stored value.
+    var changed = stored
+    changed.label = "b"
+    changed.createdAt = nil
+    try queue.write { db in try db.update(changed) }
+    XCTAssertEqual(
+      try queue.read { db in try db.scalar(String.self, "SELECT createdAt FROM Stamp") }, text)
+  }
+
+  func testVacuumAfterARebuildKeepsSearchOverATableWithoutIntegerPrimaryKey() throws {
+    struct Doc: Model {
+      var slug: String
+      var title: String
+      var text: String
+      static let primaryKey = ["slug"]
+      static let fullTextIndexes = [FullTextIndex(Doc.self, columns: ["title", "text"])]
+    }
+    struct Doc2: Model {
+      var slug: String
+      var title: String
+      var text: String
+      static let primaryKey = ["slug"]
+      static let tableName = "Doc"
+      static let columnConstraints: [String: [ColumnConstraint]] = ["title": [.collate("NOCASE")]]
+      static let fullTextIndexes = [FullTextIndex(Doc2.self, columns: ["title", "text"])]
+    }
+    let snapshots = folder.appendingPathComponent("DocSnaps")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("docs.sqlite").path
+    let m1 = try withSnapshots({ $0.registerModels("v1", Doc.self) }, in: snapshots)
+    let queue = try DatabaseQueue(path: path, preparation: m1)
+    try queue.write { db in
+      for n in 0..<2000 {
+        try db.insert(
+          Doc(slug: "d\(n)", title: "title \(n)", text: n == 1998 ? "needle" : "hay \(n)"))
+      }
+      try db.run("DELETE FROM Doc WHERE rowid % 2 = 0 OR rowid < 1500")
+    }
+    let before = try queue.read { db in
+      try Doc.all().matching(.allWords(in: "needle")).fetchAll(db)
+    }
+    XCTAssertEqual(before.map(\.slug), ["d1998"])
+    try queue.close()
+    let m2 = try withSnapshots(
+      {
+        $0.registerModels("v1", Doc2.self)
+        $0.registerModels("v2", Doc2.self)
+      }, in: snapshots)
+    var reclaiming = m2
+    reclaiming.reclaimsSpace = true
+    let upgraded = try DatabaseQueue(path: path, preparation: reclaiming)
+    let hits = try upgraded.read { db in
+      try Doc2.all().matching(.allWords(in: "needle")).fetchAll(db)
+    }
+    XCTAssertEqual(hits.map(\.slug), ["d1998"])
+    XCTAssertEqual(
+      try upgraded.read { db in try db.scalar(Int.self, "SELECT count(*) FROM Doc") }, 250)
+  }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import SwiftLite
+import XCTest
+
+// A review of issue 14 as a new user would try it, from the README and the DocC articles:
+// a database made by raw SQL as the sqlite3 CLI would make it, used through models.
+
+private let storeSQL = """
+  CREATE TABLE category(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+  CREATE TABLE product(
+    id INTEGER PRIMARY KEY,
+    category_id INTEGER NOT NULL REFERENCES category(id),
+    name NVARCHAR(40) NOT NULL CHECK (length(name) > 0),
+    price NUMERIC NOT NULL,
+    day DATETIME NOT NULL,
+    stamped DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    sold DATETIME,
+    photo BLOB,
+    note TEXT
+  );
+  INSERT INTO category VALUES (1, 'Tea');
+  INSERT INTO product VALUES
+    (1, 1, 'Green', 3, '2016-07-05', '2021-01-02 00:00:00', '2021-01-02', x'00ff', NULL),
+    (2, 1, 'Black', 2.5, '2016-07-06', '2021-01-03 10:11:12', '2021-01-02 10:11:12', NULL,
+     '{"b": 1,  "a": 2}'),
+    (3, 1, 'Oolong', 10, '2016-07-07', '2021-01-04 23:59:59', 1609459200.5, NULL, 'x');
+  """
+
+private struct Product: Model {
+  var id: Int64?
+  var categoryID: Int64
+  var name: String
+  var price: Double
+  var day: Date
+  var stamped: Date?
+  var sold: Date?
+  var photo: Data?
+  var note: String?
+  static let primaryKey = ["id"]
+  static let tableName = "product"
+  enum CodingKeys: String, CodingKey {
+    case id
+    case categoryID = "category_id"
+    case name, price, day, stamped, sold, photo, note
+  }
+}
+
+final class LifecycleReviewTests: XCTestCase {
+  private var folder: URL!
+  private var path: String { folder.appendingPathComponent("store.sqlite").path }
+
+  override func setUpWithError() throws {
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lifecycle-review-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let maker = try Connection(path: path)
+    try maker.execute(storeSQL)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  private func quoted(_ db: Connection, _ table: String = "product") throws -> [String] {
+    let columns = try db.query("SELECT name FROM pragma_table_info(?)", [table]).map {
+      let name: String = try $0.get(at: 0)
+      return "quote(\"\(name)\")"
+    }
+    let sql = "SELECT \(columns.joined(separator: " || '|' || ")) FROM \"\(table)\" ORDER BY rowid"
+    return try db.query(sql).map { try $0.get(at: 0) as String }
+  }
+
+  func testReadAndUpdateUnchangedKeepsEveryByteOfSingleFormatColumns() throws {
+    let db = try Connection(path: path)
+    // `sold` holds three formats: make it single-format for this test.
+    try db.execute("UPDATE product SET sold = '2021-01-05' WHERE id IN (2, 3)")
+    let before = try quoted(db)
+    for product in try db.findAll(Product.self, orderBy: "id") {
+      try db.update(product)
+    }
+    XCTAssertEqual(try quoted(db), before)
+    for product in try db.findAll(Product.self, orderBy: "id") {
+      try db.save(product)
+    }
+    XCTAssertEqual(try quoted(db), before)
+  }
+
+  func testUpdateFromOriginalWritesOnlyTheChangedColumn() throws {
+    let db = try Connection(path: path)
+    let before = try quoted(db)
+    for original in try db.findAll(Product.self, orderBy: "id") {
+      try db.update(original, from: original)
+    }
+    XCTAssertEqual(try quoted(db), before)
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT total_changes()"), 0)  // nothing written
+    let original = try XCTUnwrap(db.find(Product.self, id: 3))
+    var changed = original
+    changed.name = "Oolong tea"
+    try db.update(changed, from: original)
+    var expected = before
+    expected[2] = expected[2].replacingOccurrences(of: "'Oolong'", with: "'Oolong tea'")
+    XCTAssertEqual(try quoted(db), expected)
+  }
+
+  func testNilOverNotNullDefaultCurrentTimestampGetsTheDefault() throws {
+    let db = try Connection(path: path)
+    let stored = try db.insertAndFetch(
+      Product(
+        id: nil, categoryID: 1, name: "White", price: 4, day: Date(timeIntervalSince1970: 0),
+        stamped: nil, sold: nil, photo: nil, note: nil))
+    XCTAssertNotNil(stored.id)
+    XCTAssertNotNil(stored.stamped)
+    let text: String = try XCTUnwrap(
+      db.query("SELECT stamped FROM product WHERE id = ?", [stored.id]).first?.get(at: 0))
+    XCTAssertEqual(text.count, 19, text)  // CURRENT_TIMESTAMP: YYYY-MM-DD HH:MM:SS
+    let day: String = try XCTUnwrap(
+      db.query("SELECT day FROM product WHERE id = ?", [stored.id]).first?.get(at: 0))
+    XCTAssertEqual(day, "1970-01-01")  // the format the column already uses
+  }
+
+  func testStringOverDatetimeReadsTextAsStored() throws {
+    struct Raw: Model {
+      var id: Int64?
+      var day: String
+      var stamped: String
+      static let primaryKey = ["id"]
+      static let tableName = "product"
+    }
+    let db = try Connection(path: path)
+    let rows = try db.findAll(Raw.self, orderBy: "id")
+    XCTAssertEqual(rows.map(\.day), ["2016-07-05", "2016-07-06", "2016-07-07"])
+    XCTAssertEqual(rows.first?.stamped, "2021-01-02 00:00:00")
+  }
+
+  func testCheckViolationIsATypedConstraintError() throws {
+    let db = try Connection(path: path)
+    var product = try XCTUnwrap(db.find(Product.self, id: 1))
+    product.name = ""
+    XCTAssertThrowsError(try db.update(product)) { error in
+      XCTAssertNotNil(error as? SQLiteError, "\(type(of: error)): \(error)")
+    }
+  }
+
+  func testAdoptionPlanTakesImpliedParentColumnsAsThePrimaryKey() throws {
+    struct Adopted: Model {
+      var id: Int64?
+      var categoryID: Int64
+      var name: String
+      static let primaryKey = ["id"]
+      static let tableName = "product"
+      static let foreignKeys = [ForeignKey(["category_id"], references: "category")]
+      enum CodingKeys: String, CodingKey {
+        case id
+        case categoryID = "category_id"
+        case name
+      }
+    }
+    let db = try Connection(path: path)
+    let plan = try db.adoptionPlan(for: Adopted.self)
+    XCTAssertFalse(plan.schemaChanges.contains(where: \.needsRebuild), "\(plan)")
+    let before = try quoted(db)
+    try db.adopt(Adopted.self)
+    XCTAssertEqual(try quoted(db), before)
+  }
+
+  func testReadOnlyOpenWithPendingStepsThrowsTypedError() throws {
+    var migrator = Migrator()
+    migrator.register("add index") { db in
+      try db.execute("CREATE INDEX product_day ON product(day)")
+    }
+    XCTAssertThrowsError(try DatabaseQueue(path: path, options: .readOnly, preparation: migrator)) {
+      error in
+      guard case MigratorError.readOnlyDatabase(let pending)? = error as? MigratorError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+      XCTAssertEqual(pending, ["add index"])
+    }
+  }
+
+  func testFailedStepAtLaunchLeavesTheFileByteForByte() throws {
+    _ = try DatabaseQueue(path: path)  // the file as the app opens it (WAL)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    var migrator = Migrator()
+    migrator.register("reprice") { db in
+      try db.run("UPDATE product SET price = price * 2")
+      try db.execute("CREATE INDEX product_day ON product(day)")
+      try db.execute("UPDATE product SET name = ''")  // the CHECK refuses it
+    }
+    XCTAssertThrowsError(try DatabaseQueue(path: path, preparation: migrator)) { error in
+      guard case MigratorError.migrationFailed(let name, _)? = error as? MigratorError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+      XCTAssertEqual(name, "reprice")
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    let wal = (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal")))?.count ?? 0
+    XCTAssertEqual(wal, 0)
+  }
+
+  // Review finding 1
+  func testPlainUpdateOverAMixedFormatDateColumnKeepsTheTimeOfDay() throws {
+    throw XCTSkip(
+      "Review finding 1: update over a date column whose first value is YYYY-MM-DD drops the time of other rows"
+    )
+    // `sold` is '2021-01-02' in row 1 and '2021-01-02 10:11:12' in row 2 (as another
+    // program wrote them). The docs promise mixed formats are kept by update(_:from:) only,
+    // but a plain update must not lose data: row 2 comes back as '2021-01-02', 10:11:12 lost.
+    let db = try Connection(path: path)
+    let black = try XCTUnwrap(db.find(Product.self, id: 2))
+    try db.update(black)
+    let reread = try XCTUnwrap(db.find(Product.self, id: 2))
+    XCTAssertEqual(reread.sold, black.sold)
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT sold FROM product WHERE id = 2"), "2021-01-02 10:11:12")
+  }
+
+  private struct AdoptedProduct: Model {
+    var id: Int64?
+    var categoryID: Int64
+    var name: String
+    var price: Double
+    var day: Date
+    var stamped: Date?
+    var sold: Date?
+    var photo: Data?
+    var note: String?
+    static let primaryKey = ["id"]
+    static let tableName = "product"
+    static let foreignKeys = [ForeignKey(["category_id"], references: "category")]
+    enum CodingKeys: String, CodingKey {
+      case id
+      case categoryID = "category_id"
+      case name, price, day, stamped, sold, photo, note
+    }
+  }
+
+  private struct RebuiltProduct: Model {
+    var id: Int64?
+    var categoryID: Int64
+    var name: String
+    var price: Double
+    var day: Date
+    var stamped: Date?
+    var sold: Date?
+    var photo: Data?
+    var note: String  // now NOT NULL: a rebuild
+    static let primaryKey = ["id"]
+    static let tableName = "product"
+    static let foreignKeys = [ForeignKey(["category_id"], references: "category")]
+    static let columnConstraints: [String: [ColumnConstraint]] = [
+      "name": [.check("length(name) > 0")], "note": [.default("")],
+    ]
+    static let allowsRebuildingAdoptedTable = true
+    static let lossyConvertibleColumns = ["note"]
+    enum CodingKeys: String, CodingKey {
+      case id
+      case categoryID = "category_id"
+      case name, price, day, stamped, sold, photo, note
+    }
+  }
+
+  func testRebuildOfAnAdoptedTableKeepsItsDefaultsForeignKeyAndCheck() throws {
+    let db = try Connection(path: path)
+    try db.execute("UPDATE product SET note = '' WHERE note IS NULL")
+    try db.adopt(AdoptedProduct.self)
+    let before = try quoted(db)
+    let plan = try db.migrationPlan(for: RebuiltProduct.self)
+    XCTAssertTrue(plan.schemaChanges.contains(where: \.needsRebuild), "\(plan)")
+    try db.migrate(RebuiltProduct.self)
+    XCTAssertEqual(try quoted(db), before)
+    // What adoption kept: the DEFAULT CURRENT_TIMESTAMP, the NVARCHAR type, the foreign key.
+    let columns = try db.query("SELECT name, type, dflt_value FROM pragma_table_info('product')")
+      .map { row -> String in
+        let name: String = try row.get(at: 0)
+        let type: String = try row.get(at: 1)
+        let dflt: String? = try row.get(at: 2)
+        return "\(name) \(type) \(dflt ?? "-")"
+      }
+    XCTAssertTrue(columns.contains("stamped DATETIME CURRENT_TIMESTAMP"), "\(columns)")
+    XCTAssertTrue(columns.contains("name NVARCHAR(40) -"), "\(columns)")
+    XCTAssertEqual(
+      try db.scalar(Int.self, "SELECT count(*) FROM pragma_foreign_key_list('product')"), 1)
+    XCTAssertThrowsError(try db.run("UPDATE product SET name = '' WHERE id = 1"))
+  }
+
+  func testRebuildOfAnAdoptedTableWithACheckIsRefusedUntilDeclared() throws {
+    struct Undeclared: Model {
+      var id: Int64?
+      var categoryID: Int64
+      var name: String
+      var price: Double
+      var day: Date
+      var stamped: Date?
+      var sold: Date?
+      var photo: Data?
+      var note: String
+      static let primaryKey = ["id"]
+      static let tableName = "product"
+      static let foreignKeys = [ForeignKey(["category_id"], references: "category")]
+      static let columnConstraints: [String: [ColumnConstraint]] = ["note": [.default("")]]
+      enum CodingKeys: String, CodingKey {
+        case id
+        case categoryID = "category_id"
+        case name, price, day, stamped, sold, photo, note
+      }
+    }
+    let db = try Connection(path: path)
+    try db.execute("UPDATE product SET note = '' WHERE note IS NULL")
+    try db.adopt(AdoptedProduct.self)
+    try db.close()
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let again = try Connection(path: path)
+    XCTAssertThrowsError(try again.migrate(Undeclared.self)) { error in
+      guard case MigrationError.rebuildWouldDropConstraints? = error as? MigrationError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+    }
+    try again.close()
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+  }
+
+  func testRowMappedModelSavedUnchangedKeepsEveryByte() throws {
+    struct Mapped: Model, RowMapped {
+      var id: Int64?
+      var price: Double
+      var day: Date
+      var photo: Data?
+      static let primaryKey = ["id"]
+      static let tableName = "product"
+      static let mappedColumns = ["id", "price", "day", "photo"]
+      init(id: Int64?, price: Double, day: Date, photo: Data?) {
+        (self.id, self.price, self.day, self.photo) = (id, price, day, photo)
+      }
+      init(row: MappedRow) throws {
+        id = try row.get(0)
+        price = try row.get(1)
+        day = try row.get(2)
+        photo = try row.get(3)
+      }
+      func write(to row: MappedRowWriter) throws {
+        try row.set(id, at: 0)
+        try row.set(price, at: 1)
+        try row.set(day, at: 2)
+        try row.set(photo, at: 3)
+      }
+    }
+    let db = try Connection(path: path)
+    let before = try quoted(db)
+    for row in try db.findAll(Mapped.self, orderBy: "id") { try db.update(row) }
+    XCTAssertEqual(try quoted(db), before)
+  }
+}
