@@ -488,4 +488,108 @@ final class LifecycleReviewTests: XCTestCase {
     XCTAssertEqual(
       try upgraded.read { db in try db.scalar(Int.self, "SELECT count(*) FROM Doc") }, 250)
   }
+
+  func testDryRunOfRelease4ListsTheFullTextIndexAndWritesNothing() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    _ = try DatabaseQueue(path: path, preparation: try shipRelease(3, snapshots: snapshots))
+    let m4 = try shipRelease(4, snapshots: snapshots)
+    XCTAssertNoThrow(try m4.checkSnapshots())
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let db = try Connection(path: path)
+    XCTAssertEqual(try m4.pendingMigrations(db), ["v4-notes"])
+    let plan = try db.migrationPlan(for: LRNote4.self)
+    XCTAssertTrue(plan.description.contains("content"), plan.description)
+    XCTAssertTrue(plan.description.contains("Note_fts"), plan.description)
+    try db.close()
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+  }
+
+  func testARecordingRunFailsAndTheNextPasses() throws {
+    let snapshots = folder.appendingPathComponent("S")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    let plain = try releaseMigrator(1, snapshots: nil)
+    let recording = try MigrationSnapshotCheck(plain, directory: snapshots).run(record: true)
+    XCTAssertFalse(recording.passed, "a recording run is never taken for a passing one")
+    XCTAssertTrue(
+      FileManager.default.fileExists(
+        atPath: snapshots.appendingPathComponent("v1-tables.json").path))
+    XCTAssertTrue(try MigrationSnapshotCheck(plain, directory: snapshots).run(record: false).passed)
+    let missing = try MigrationSnapshotCheck(
+      try releaseMigrator(3, snapshots: nil), directory: snapshots
+    ).run(record: false)
+    XCTAssertFalse(missing.passed)
+    XCTAssertTrue(missing.description.contains("v3-notes"), missing.description)
+  }
+
+  func testAFailedStepAtLaunchOfAPoolLeavesTheFileAndNoLock() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    try DatabasePool(path: path).close()  // a pool turns the file to WAL, once
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    var migrator = try shipRelease(2, snapshots: snapshots)
+    migrator.register("v3-bad") { db in
+      try db.run("UPDATE Note SET title = 'changed'")
+      try db.run(
+        "INSERT INTO Note (folderID, title, body, tags, pinned, createdAt) VALUES (99, 'x', '', '[]', 0, '')"
+      )
+    }
+    XCTAssertThrowsError(try DatabasePool(path: path, preparation: migrator)) { error in
+      XCTAssertNotNil(error as? MigratorError, "\(type(of: error)): \(error)")
+      XCTAssertTrue("\(error)".contains("v3-bad"), "\(error)")
+    }
+    let after = try Data(contentsOf: URL(fileURLWithPath: path))
+    let differing = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(
+      \.offset)
+    XCTAssertEqual(after, before, "bytes differ at \(differing.prefix(40))")
+    let writer = try Connection(path: path)
+    try writer.run("UPDATE Folder SET name = 'after'")  // not locked by the failed open
+  }
+
+  func testHistoryCheckWithASeedingStepOnAFreshInstall() throws {
+    let snapshots = folder.appendingPathComponent("S")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    func build(_ m: inout Migrator) {
+      m.registerModels("v1-tables", LRFolder.self, LRNote4.self)
+      m.register("v2-seed: inbox") { db in try db.run("INSERT INTO Folder (name) VALUES ('Inbox')")
+      }
+    }
+    let migrator = try withSnapshots(build, in: snapshots)
+    let fresh = folder.appendingPathComponent("fresh.sqlite").path
+    let queue = try DatabaseQueue(path: fresh, preparation: migrator)
+    XCTAssertEqual(try queue.read { db in try db.findAll(LRFolder.self).map(\.name) }, ["Inbox"])
+    let report = try MigrationHistoryCheck(migrator).run()
+    XCTAssertTrue(report.passed, report.description)
+  }
+
+  func testATagsTypeChangeThatDoesNotDecodeIsRefusedAndLeavesTheFile() throws {
+    struct NoteIntTags: Model {
+      var id: Int64?
+      var folderID: Int64
+      var title: String
+      var body: String
+      var tags: [Int]  // was [String]: same storage class, values no longer decode
+      var pinned: Bool
+      var createdAt: Date
+      static let primaryKey = ["id"]
+      static let tableName = "Note"
+      static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+    }
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let migrator = try withSnapshots(
+      {
+        $0.registerModels("v1-tables", LRFolder.self, NoteIntTags.self)
+        $0.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+        $0.registerModels("v3-int-tags", NoteIntTags.self)
+      }, in: snapshots)
+    XCTAssertThrowsError(try DatabaseQueue(path: path, preparation: migrator)) { error in
+      guard
+        case MigratorError.migrationFailed("v3-int-tags", let underlying)? = error as? MigratorError,
+        case MigrationError.valuesDoNotDecode? = underlying as? MigrationError
+      else { return XCTFail("\(type(of: error)): \(error)") }
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+  }
 }

@@ -404,4 +404,40 @@ final class LifecycleReviewTests: XCTestCase {
     // and '2016-07-05 10:11:12.123' (the microseconds lost).
     XCTAssertEqual(try quoted(db, "ev"), before)
   }
+
+  func testMappedTableIsNotManagedForPlansAndMigrations() throws {
+    let db = try Connection(path: path)
+    XCTAssertFalse(try db.needsMigration(Product.self))
+    XCTAssertThrowsError(try db.migrationPlan(for: Product.self)) { error in
+      guard case MigrationError.notManaged? = error as? MigrationError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+    }
+  }
+
+  func testUpdateFromKeepsJSONTextWithSpaces() throws {
+    struct Tagged: Model {
+      var id: Int64?
+      var name: String
+      var tags: [String]
+      var meta: [String: Int]
+      static let primaryKey = ["id"]
+      static let tableName = "tagged"
+    }
+    let db = try Connection(path: path)
+    try db.execute(
+      """
+      CREATE TABLE tagged(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tags TEXT NOT NULL,
+        meta TEXT NOT NULL);
+      INSERT INTO tagged VALUES (1, 'a', '[ "x", "y" ]', '{"b": 2, "a": 1}');
+      """)
+    let before = try quoted(db, "tagged")
+    let original = try XCTUnwrap(db.find(Tagged.self, id: 1))
+    XCTAssertEqual(original.tags, ["x", "y"])
+    var changed = original
+    changed.name = "b"
+    try db.update(changed, from: original)
+    XCTAssertEqual(
+      try quoted(db, "tagged"), [before[0].replacingOccurrences(of: "'a'", with: "'b'")])
+  }
 }
