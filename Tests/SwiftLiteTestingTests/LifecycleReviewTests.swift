@@ -592,4 +592,92 @@ final class LifecycleReviewTests: XCTestCase {
     }
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
   }
+
+  func testAnOlderReleaseOpeningANewerFileIsRefusedBeforeAnythingRuns() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    _ = try DatabaseQueue(path: path, preparation: try shipRelease(3, snapshots: snapshots))
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let m2 = try releaseMigrator(2, snapshots: snapshots)
+    XCTAssertThrowsError(try DatabaseQueue(path: path, preparation: m2)) { error in
+      guard case MigratorError.unknownAppliedMigrations(let names)? = error as? MigratorError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+      XCTAssertEqual(names, ["v3-notes"])
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+  }
+
+  func testReadOnlyLaunchWithNothingPendingOpensAndReads() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    let m2 = try releaseMigrator(2, snapshots: snapshots)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let queue = try DatabaseQueue(path: path, options: .readOnly, preparation: m2)
+    XCTAssertEqual(try queue.read { db in try db.count(LRNote1.self) }, 2)
+    try queue.close()
+    try DatabasePool(path: path).close()  // a pool needs WAL: a writable one sets it, once
+    let before2 = try Data(contentsOf: URL(fileURLWithPath: path))
+    let pool = try DatabasePool(path: path, options: .readOnly, preparation: m2)
+    XCTAssertEqual(try pool.read { db in try db.count(LRNote1.self) }, 2)
+    try pool.close()
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before2)
+    XCTAssertEqual(before.count, before2.count)
+    // Pending steps: a typed error.
+    let m3 = try shipRelease(3, snapshots: snapshots)
+    XCTAssertThrowsError(try DatabasePool(path: path, options: .readOnly, preparation: m3)) {
+      error in
+      guard case MigratorError.readOnlyDatabase(let pending)? = error as? MigratorError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+      XCTAssertEqual(pending, ["v3-notes"])
+    }
+  }
+
+  func testReadOnlyLaunchWithModelPreparationThatWouldMigrateIsATypedError() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    _ = try shipTwoReleases(at: path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    XCTAssertThrowsError(
+      try DatabaseQueue(
+        path: path, options: .readOnly, preparation: ModelPreparation(LRFolder.self, LRNote3.self))
+    ) { error in
+      XCTAssertTrue(
+        error is MigratorError || error is MigrationError, "\(type(of: error)): \(error)")
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    // Writable: brought to the model at launch, the first read works.
+    let queue = try DatabaseQueue(
+      path: path, preparation: ModelPreparation(LRFolder.self, LRNote3.self))
+    XCTAssertEqual(try queue.read { db in try db.findAll(LRNote3.self).count }, 2)
+  }
+
+  func testAFileMigratedWithoutSnapshotsUpgradesWithThem() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let m1 = try releaseMigrator(1, snapshots: nil)
+    let queue = try DatabaseQueue(path: path, preparation: m1)
+    try queue.write { db in
+      let work = try db.insert(LRFolder(id: nil, name: "Work"))
+      try db.insert(
+        LRNote1(
+          id: nil, folderID: work, title: "Report", body: "quarterly", tags: ["urgent"],
+          pinned: false, createdAt: Date()))
+    }
+    try queue.close()
+    let snapshots = folder.appendingPathComponent("MigrationSnapshots")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    _ = try shipRelease(1, snapshots: snapshots)
+    _ = try shipRelease(2, snapshots: snapshots)
+    _ = try shipRelease(3, snapshots: snapshots)
+    let m4 = try shipRelease(4, snapshots: snapshots)
+    let upgraded = try DatabaseQueue(path: path, preparation: m4)
+    let notes = try upgraded.read { db in try db.findAll(LRNote4.self) }
+    XCTAssertEqual(notes.map(\.isPinned), [true])
+    XCTAssertEqual(notes.map(\.content), ["quarterly"])
+    let fresh = folder.appendingPathComponent("fresh.sqlite").path
+    _ = try DatabaseQueue(path: fresh, preparation: m4)
+    let differences = try DatabaseSchema(Connection(path: fresh, options: .readOnly))
+      .differences(from: DatabaseSchema(Connection(path: path, options: .readOnly)))
+    XCTAssertTrue(differences.isEmpty, "\(differences)")
+  }
 }
