@@ -440,4 +440,22 @@ final class LifecycleReviewTests: XCTestCase {
     XCTAssertEqual(
       try quoted(db, "tagged"), [before[0].replacingOccurrences(of: "'a'", with: "'b'")])
   }
+
+  // Review finding 4
+  func testAReadOnlyPoolOnAFileNotInWALModeIsACannotOpenErrorThatSaysWhy() throws {
+    // The sqlite3 CLI's file is in rollback-journal mode. DatabasePool's documentation says
+    // `.cannotOpen` when SQLite cannot put the file in WAL mode; a read-only pool threw
+    // `SQLiteError` 8 "attempt to write a readonly database (while running: PRAGMA
+    // journal_mode = wal)" instead, naming neither the cause nor the way out.
+    XCTAssertThrowsError(try DatabasePool(path: path, options: .readOnly)) { error in
+      guard let error = error as? SQLiteError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+      XCTAssertEqual(error.code, .cannotOpen, "\(error)")
+      XCTAssertTrue("\(error)".contains("WAL"), "\(error)")
+      XCTAssertTrue("\(error)".contains("read-only"), "\(error)")
+    }
+    let db = try Connection(path: path, options: .readOnly)
+    XCTAssertEqual(try db.journalMode(), .delete)  // left as it was
+  }
 }
