@@ -680,4 +680,111 @@ final class LifecycleReviewTests: XCTestCase {
       .differences(from: DatabaseSchema(Connection(path: path, options: .readOnly)))
     XCTAssertTrue(differences.isEmpty, "\(differences)")
   }
+
+  func testReclaimingSpaceOnAnOpenPoolWithAReaderSaysWhatWasApplied() throws {
+    struct NoteRetyped: Model {
+      var id: Int64?
+      var folderID: Int64
+      var title: String
+      var body: String?
+      var tags: [String]
+      var pinned: Bool
+      var createdAt: Date
+      static let primaryKey = ["id"]
+      static let tableName = "Note"
+      static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+    }
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path, notes: 2000)
+    var migrator = try withSnapshots(
+      {
+        $0.registerModels("v1-tables", LRFolder.self, NoteRetyped.self)
+        $0.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+        $0.registerModels("v3-nullable-body", NoteRetyped.self)
+      }, in: snapshots)
+    migrator.reclaimsSpace = true
+    let pool = try DatabasePool(path: path)
+    XCTAssertEqual(
+      try pool.read { db in try db.scalar(Int.self, "SELECT count(*) FROM Note") }, 2000)
+    XCTAssertThrowsError(try migrator.migrate(pool)) { error in
+      guard case MigratorError.cannotReclaimSpace? = error as? MigratorError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+    }
+    XCTAssertEqual(try migrator.pendingMigrations(pool), ["v3-nullable-body"])  // refused first
+  }
+
+  func testTheHistoryCheckLeavesACommittedFixtureFileAsItIs() throws {
+    let path = folder.appendingPathComponent("release2.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    let fixtureBytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    _ = try shipRelease(3, snapshots: snapshots)  // v3-notes is recorded when release 3 ships
+    var check = MigrationHistoryCheck(try shipRelease(4, snapshots: snapshots))
+    check.upgrade(fixture: URL(fileURLWithPath: path))
+    let report = try check.run()
+    XCTAssertTrue(report.passed, report.description)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), fixtureBytes)
+  }
+
+  func testRemovingAnIndexedColumnKeepsSearchOverTheOthers() throws {
+    struct NoteNoBody: Model {
+      var id: Int64?
+      var folderID: Int64
+      var title: String
+      var tags: [String]
+      var isPinned: Bool
+      var createdAt: Date
+      static let primaryKey = ["id"]
+      static let tableName = "Note"
+      static let foreignKeys = [ForeignKey(["folderID"], references: "Folder", onDelete: .cascade)]
+      static let droppableColumns: Set<String> = ["body"]
+      static let fullTextIndexes = [FullTextIndex(NoteNoBody.self, columns: ["title"])]
+    }
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    _ = try DatabaseQueue(path: path, preparation: try shipRelease(3, snapshots: snapshots))
+    let migrator = try withSnapshots(
+      {
+        $0.registerModels("v1-tables", LRFolder.self, NoteNoBody.self)
+        $0.register("v2-data: pin urgent notes") { db in try db.run(pinUrgentSQL) }
+        $0.registerModels("v3-notes", NoteNoBody.self)
+        $0.registerModels("v4-no-body", NoteNoBody.self)
+      }, in: snapshots)
+    let queue = try DatabaseQueue(path: path, preparation: migrator)
+    let hits = try queue.read { db in
+      try NoteNoBody.all().matching(.allWords(in: "note 1")).fetchAll(db)
+    }
+    XCTAssertEqual(hits.map(\.title), ["Note 1"])
+    try queue.write { db in
+      try db.insert(
+        NoteNoBody(
+          id: nil, folderID: 1, title: "fresh words", tags: [], isPinned: false,
+          createdAt: Date()))
+    }
+    XCTAssertEqual(
+      try queue.read { db in
+        try NoteNoBody.all().matching(.allWords(in: "fresh")).fetchAll(db).count
+      }, 1)
+  }
+
+  func testSchemaDifferencesSeeCheckOnlyCollateOnlyAndViews() throws {
+    func schema(_ sql: String) throws -> DatabaseSchema {
+      let db = try Connection(path: ":memory:")
+      try db.execute(sql)
+      return try DatabaseSchema(db)
+    }
+    let base = try schema("CREATE TABLE t(a TEXT, b INTEGER)")
+    let check = try schema("CREATE TABLE t(a TEXT, b INTEGER CHECK (b > 0))")
+    let collate = try schema("CREATE TABLE t(a TEXT COLLATE NOCASE, b INTEGER)")
+    let view = try schema("CREATE TABLE t(a TEXT, b INTEGER); CREATE VIEW v AS SELECT a FROM t")
+    XCTAssertFalse(check.differences(from: base).isEmpty)
+    XCTAssertFalse(collate.differences(from: base).isEmpty)
+    XCTAssertFalse(view.differences(from: base).isEmpty)
+    let otherView = try schema(
+      "CREATE TABLE t(a TEXT, b INTEGER); CREATE VIEW v AS SELECT b FROM t")
+    XCTAssertFalse(otherView.differences(from: view).isEmpty)
+    let spaced = try schema(
+      "CREATE TABLE t(a TEXT, b INTEGER); CREATE VIEW v AS   SELECT a\n FROM t")
+    XCTAssertTrue(spaced.differences(from: view).isEmpty, "\(spaced.differences(from: view))")
+  }
 }
