@@ -249,7 +249,7 @@ final class LifecycleReviewTests: XCTestCase {
       "name": [.check("length(name) > 0")], "note": [.default("")],
     ]
     static let allowsRebuildingAdoptedTable = true
-    static let lossyConvertibleColumns = ["note"]
+    static let lossyConvertibleColumns: Set<String> = ["note"]
     enum CodingKeys: String, CodingKey {
       case id
       case categoryID = "category_id"
@@ -457,5 +457,49 @@ final class LifecycleReviewTests: XCTestCase {
     }
     let db = try Connection(path: path, options: .readOnly)
     XCTAssertEqual(try db.journalMode(), .delete)  // left as it was
+  }
+
+  func testNilOverNotNullDefaultKeepsTheStoredValueOnUpdateAndSave() throws {
+    let db = try Connection(path: path)
+    let before = try quoted(db)
+    var green = try XCTUnwrap(db.find(Product.self, id: 1))
+    green.stamped = nil
+    try db.update(green)
+    XCTAssertEqual(try quoted(db), before)
+    try db.save(green)
+    XCTAssertEqual(try quoted(db), before)
+    try db.save([green])
+    XCTAssertEqual(try quoted(db), before)
+    let original = try XCTUnwrap(db.find(Product.self, id: 1))
+    try db.update(green, from: original)
+    XCTAssertEqual(try quoted(db), before)
+  }
+
+  // Review finding 5
+  func testDroppableColumnsWrittenAsAnArrayLiteralIsTakenAsTheDeclaration() throws {
+    throw XCTSkip(
+      "Review finding 5: `static let droppableColumns = [\"body\"]` is an [String], silently ignored"
+    )
+    // `primaryKey = ["id"]` is an array; `droppableColumns`, `lossyConvertibleColumns` and
+    // `ignoredProperties` are `Set<String>` requirements with defaults, so the same spelling
+    // declares an unrelated static property: the refusal then asks to add "body" to the
+    // droppableColumns that already list it (and `ignoredProperties = ["cache"]` stores it).
+    struct Before: Model {
+      var id: Int64?
+      var title: String
+      var body: String
+      static let primaryKey = ["id"]
+      static let tableName = "memo"
+    }
+    struct After: Model {
+      var id: Int64?
+      var title: String
+      static let primaryKey = ["id"]
+      static let tableName = "memo"
+      static let droppableColumns = ["body"]
+    }
+    let db = try Connection(path: ":memory:")
+    try db.save(Before(id: 1, title: "t", body: "b"))
+    XCTAssertNoThrow(try db.migrate(After.self))
   }
 }
