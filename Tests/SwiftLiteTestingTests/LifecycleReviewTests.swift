@@ -787,4 +787,58 @@ final class LifecycleReviewTests: XCTestCase {
       "CREATE TABLE t(a TEXT, b INTEGER); CREATE VIEW v AS   SELECT a\n FROM t")
     XCTAssertTrue(spaced.differences(from: view).isEmpty, "\(spaced.differences(from: view))")
   }
+
+  func testAnAppThatShippedWithoutSnapshotsRecordsItsOldStepsFromReleaseFiles() throws {
+    // Releases 1 to 3 shipped without snapshots; each left a file.
+    let release1 = folder.appendingPathComponent("r1.sqlite").path
+    let release3 = folder.appendingPathComponent("r3.sqlite").path
+    _ = try DatabaseQueue(path: release1, preparation: try releaseMigrator(1, snapshots: nil))
+    for release in 1...3 {
+      let queue = try DatabaseQueue(
+        path: release3, preparation: try releaseMigrator(release, snapshots: nil))
+      if release == 1 {
+        try queue.write { db in
+          let work = try db.insert(LRFolder(id: nil, name: "Work"))
+          try db.insert(
+            LRNote1(
+              id: nil, folderID: work, title: "Report", body: "quarterly", tags: ["urgent"],
+              pinned: false, createdAt: Date()))
+        }
+      }
+    }
+    // Release 4 records the old steps from those files, as the article says.
+    let snapshots = folder.appendingPathComponent("MigrationSnapshots")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    let r1 = try Connection(path: release1, options: .readOnly)
+    try SchemaSnapshot(
+      step: "v1-tables",
+      tables: [
+        try SchemaSnapshot.Table(recordedIn: r1, table: "Folder"),
+        try SchemaSnapshot.Table(recordedIn: r1, table: "Note"),
+      ]
+    ).jsonData().write(to: snapshots.appendingPathComponent("v1-tables.json"))
+    let r3 = try Connection(path: release3, options: .readOnly)
+    try SchemaSnapshot(
+      step: "v3-notes",
+      tables: [
+        try SchemaSnapshot.Table(
+          recordedIn: r3, table: "Note", renamedColumns: ["isPinned": "pinned"])
+      ]
+    ).jsonData().write(to: snapshots.appendingPathComponent("v3-notes.json"))
+    try r1.close()
+    try r3.close()
+    let m4 = try shipRelease(4, snapshots: snapshots)
+    let upgraded = try DatabaseQueue(path: release3, preparation: m4)
+    XCTAssertEqual(try upgraded.read { db in try db.findAll(LRNote4.self).map(\.isPinned) }, [true])
+    try upgraded.close()
+    let fresh = folder.appendingPathComponent("fresh.sqlite").path
+    _ = try DatabaseQueue(path: fresh, preparation: m4)
+    let differences = try DatabaseSchema(Connection(path: fresh, options: .readOnly))
+      .differences(from: DatabaseSchema(Connection(path: release3, options: .readOnly)))
+    XCTAssertTrue(differences.isEmpty, "\(differences)")
+    var check = MigrationHistoryCheck(m4)
+    check.upgrade(fixture: URL(fileURLWithPath: release1))
+    let report = try check.run()
+    XCTAssertTrue(report.passed, report.description)
+  }
 }
