@@ -523,4 +523,44 @@ final class LifecycleReviewTests: XCTestCase {
     try db.update(try XCTUnwrap(db.find(Raw.self, id: 1)))
     XCTAssertEqual(try quoted(db, "raw"), before)
   }
+
+  func testModelsOverAnotherProgramsDatabaseCreateNoTableOfTheirOwn() throws {
+    let db = try Connection(path: path)
+    let original = try XCTUnwrap(db.find(Product.self, id: 1))
+    var changed = original
+    changed.price = 4
+    try db.update(changed, from: original)
+    try db.update(changed)
+    try db.save(changed)
+    _ = try db.insertAndFetch(
+      Product(
+        id: nil, categoryID: 1, name: "New", price: 1, day: Date(), stamped: nil, sold: nil,
+        photo: nil, note: nil))
+    try db.delete(Product.self, id: 3)
+    XCTAssertEqual(
+      try db.scalar(
+        Int.self, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'swiftlite%'"), 0)
+  }
+
+  func testAdoptionPlanIsADryRunAndAMisfitListsEveryProblem() throws {
+    try Connection(path: path).close()
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let db = try Connection(path: path)
+    _ = try db.adoptionPlan(for: Product.self)
+    struct Misfit: Model {
+      var id: Int64?
+      var name: Int  // TEXT affinity
+      var missing: String
+      static let primaryKey = ["id"]
+      static let tableName = "product"
+    }
+    XCTAssertThrowsError(try db.findAll(Misfit.self)) { error in
+      guard case ModelError.incompatibleTable(_, _, let problems)? = error as? ModelError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+      XCTAssertEqual(problems.count, 2, "\(problems)")
+    }
+    try db.close()
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+  }
 }
