@@ -841,4 +841,39 @@ final class LifecycleReviewTests: XCTestCase {
     let report = try check.run()
     XCTAssertTrue(report.passed, report.description)
   }
+
+  func testFullTextIndexStaysInSyncThroughEveryWrite() throws {
+    let path = folder.appendingPathComponent("app.sqlite").path
+    let snapshots = try shipTwoReleases(at: path)
+    _ = try DatabaseQueue(path: path, preparation: try shipRelease(3, snapshots: snapshots))
+    let queue = try DatabaseQueue(path: path, preparation: try shipRelease(4, snapshots: snapshots))
+    func search(_ words: String) throws -> [String] {
+      try queue.read { db in
+        try LRNote4.all().matching(.allWords(in: words)).fetchAll(db).map(\.title).sorted()
+      }
+    }
+    try queue.write { db in
+      var note = try XCTUnwrap(db.find(LRNote4.self, id: 1))
+      note.content = "alpha"
+      try db.save(note)  // an UPSERT
+      let original = try XCTUnwrap(db.find(LRNote4.self, id: 2))
+      var other = original
+      other.content = "beta"
+      try db.update(other, from: original)
+      var renamed = other
+      renamed.title = "Gamma"
+      try db.update(renamed)
+    }
+    XCTAssertEqual(try search("alpha"), ["Note 0"])
+    XCTAssertEqual(try search("beta"), ["Gamma"])
+    XCTAssertEqual(try search("words"), [])
+    try queue.write { db in
+      try db.run("INSERT INTO Note_fts(Note_fts) VALUES ('integrity-check')")
+      try db.run("DELETE FROM Folder")  // cascades to Note
+      try db.run("INSERT INTO Note_fts(Note_fts) VALUES ('integrity-check')")
+    }
+    XCTAssertEqual(try search("alpha"), [])
+    XCTAssertEqual(
+      try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM Note_fts") }, 0)
+  }
 }
