@@ -563,4 +563,32 @@ final class LifecycleReviewTests: XCTestCase {
     try db.close()
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
   }
+
+  func testUpdateFromComparesTextByBytes() throws {
+    struct Titled: Model {
+      var id: Int64?
+      var title: String
+      var tags: [String]
+      static let primaryKey = ["id"]
+      static let tableName = "titled"
+    }
+    let db = try Connection(path: path)
+    let nfd = "cafe\u{301}"
+    let nfc = "caf\u{E9}"
+    XCTAssertEqual(nfd, nfc)  // Swift's String equality
+    try db.execute(
+      "CREATE TABLE titled(id INTEGER PRIMARY KEY, title TEXT NOT NULL, tags TEXT NOT NULL)")
+    try db.run("INSERT INTO titled VALUES (1, ?, ?)", [nfd, "[\"\(nfd)\"]"])
+    let original = try XCTUnwrap(db.find(Titled.self, id: 1))
+    var changed = original
+    changed.title = nfc
+    changed.tags = [nfc]
+    try db.update(changed, from: original)
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT hex(title) FROM titled"),
+      nfc.utf8.map { String(format: "%02X", $0) }.joined())
+    XCTAssertEqual(
+      try db.scalar(String.self, "SELECT hex(tags) FROM titled"),
+      "[\"\(nfc)\"]".utf8.map { String(format: "%02X", $0) }.joined())
+  }
 }
