@@ -876,4 +876,34 @@ final class LifecycleReviewTests: XCTestCase {
     XCTAssertEqual(
       try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM Note_fts") }, 0)
   }
+
+  // Review finding 7
+  func testAModelWriteInsideAnOldStepSaysToWriteSQLForThatStepsShape() throws {
+    // Release 4's code writes a welcome note through today's Note inside release 2's data
+    // step. On a fresh install that step runs against release 1's shape, so the write is
+    // refused: the refusal said "register a new step for this change: call migrate(_:)
+    // (or run your migrations) first", a fix for another problem.
+    let snapshots = folder.appendingPathComponent("MigrationSnapshots")
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    for release in 1...4 { _ = try shipRelease(release, snapshots: snapshots) }
+    var migrator = try Migrator(snapshots: snapshots)
+    migrator.registerModels("v1-tables", LRFolder.self, LRNote4.self)
+    migrator.register("v2-data: pin urgent notes") { db in
+      let inbox = try db.insert(LRFolder(id: nil, name: "Inbox"))
+      try db.insert(
+        LRNote4(
+          id: nil, folderID: inbox, title: "Welcome", content: "hi", tags: [], isPinned: true,
+          createdAt: Date()))
+    }
+    migrator.registerModels("v3-notes", LRNote4.self)
+    migrator.registerModels("v4-notes", LRNote4.self)
+    let path = folder.appendingPathComponent("fresh.sqlite").path
+    XCTAssertThrowsError(try DatabaseQueue(path: path, preparation: migrator)) { error in
+      guard case MigratorError.migrationFailed(_, let underlying)? = error as? MigratorError,
+        case MigrationError.needsMigration(_, _, let reason)? = underlying as? MigrationError
+      else { return XCTFail("\(type(of: error)): \(error)") }
+      XCTAssertTrue(reason.contains("SQL"), reason)
+      XCTAssertTrue(reason.contains("migration step"), reason)
+    }
+  }
 }
