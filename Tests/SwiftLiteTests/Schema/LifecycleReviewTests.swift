@@ -66,7 +66,7 @@ final class LifecycleReviewTests: XCTestCase {
       let name: String = try $0.get(at: 0)
       return "quote(\"\(name)\")"
     }
-    let sql = "SELECT \(columns.joined(separator: " || '|' || ")) FROM \"\(table)\" ORDER BY rowid"
+    let sql = "SELECT \(columns.joined(separator: " || '|' || ")) FROM \"\(table)\" ORDER BY 1"
     return try db.query(sql).map { try $0.get(at: 0) as String }
   }
 
@@ -590,5 +590,70 @@ final class LifecycleReviewTests: XCTestCase {
     XCTAssertEqual(
       try db.scalar(String.self, "SELECT hex(tags) FROM titled"),
       "[\"\(nfc)\"]".utf8.map { String(format: "%02X", $0) }.joined())
+  }
+
+  func testNorthwindStyleTablesRoundTrip() throws {
+    struct OrderDetail: Model {
+      var orderID: Int64
+      var productID: Int64
+      var unitPrice: Decimal
+      var quantity: Int
+      var discount: Double
+      static let primaryKey = ["orderID", "productID"]
+      static let tableName = "Order Details"
+      enum CodingKeys: String, CodingKey {
+        case orderID = "OrderID", productID = "ProductID", unitPrice = "UnitPrice"
+        case quantity = "Quantity", discount = "Discount"
+      }
+    }
+    struct Customer: Model {
+      var customerID: String
+      var companyName: String
+      var since: Date?
+      static let primaryKey = ["customerID"]
+      static let tableName = "Customers"
+      enum CodingKeys: String, CodingKey {
+        case customerID = "CustomerID", companyName = "CompanyName", since = "Since"
+      }
+    }
+    struct Shipper: Model {
+      var code: String
+      var name: String
+      static let primaryKey = ["code"]
+      static let tableName = "it's shippers"
+    }
+    let db = try Connection(path: path)
+    try db.execute(
+      """
+      CREATE TABLE "Order Details" ("OrderID" INTEGER NOT NULL, "ProductID" INTEGER NOT NULL,
+        "UnitPrice" NUMERIC NOT NULL DEFAULT 0, "Quantity" INTEGER NOT NULL DEFAULT 1,
+        "Discount" REAL NOT NULL DEFAULT 0, PRIMARY KEY ("OrderID", "ProductID"));
+      INSERT INTO "Order Details" VALUES (10248, 11, 14, 12, 0), (10248, 42, 9.8, 10, 0.15);
+      CREATE TABLE "Customers" ("CustomerID" NCHAR(5) NOT NULL PRIMARY KEY,
+        "CompanyName" NVARCHAR(40) NOT NULL, "Since" DATETIME);
+      INSERT INTO "Customers" VALUES ('ALFKI', 'Alfreds Futterkiste', '1996-07-04 00:00:00'),
+        ('ANATR', 'Ana Trujillo', NULL);
+      CREATE TABLE "it's shippers" (code TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
+      INSERT INTO "it's shippers" VALUES ('SP', 'Speedy');
+      """)
+    for table in ["Order Details", "Customers", "it's shippers"] {
+      let before = try quoted(db, table)
+      switch table {
+      case "Order Details":
+        for row in try db.findAll(OrderDetail.self) { try db.update(row) }
+        for row in try db.findAll(OrderDetail.self) { try db.save(row) }
+      case "Customers":
+        for row in try db.findAll(Customer.self) { try db.update(row) }
+        for row in try db.findAll(Customer.self) { try db.save(row) }
+      default:
+        for row in try db.findAll(Shipper.self) { try db.update(row) }
+        for row in try db.findAll(Shipper.self) { try db.save(row) }
+      }
+      XCTAssertEqual(try quoted(db, table), before, table)
+    }
+    XCTAssertEqual(
+      try db.find(OrderDetail.self, key: [10248, 42])?.unitPrice, Decimal(string: "9.8"))
+    try db.delete(Customer.self, id: "ANATR")
+    XCTAssertEqual(try db.count(Customer.self), 1)
   }
 }
