@@ -602,8 +602,11 @@ final class LifecycleReviewTests: XCTestCase {
       static let primaryKey = ["orderID", "productID"]
       static let tableName = "Order Details"
       enum CodingKeys: String, CodingKey {
-        case orderID = "OrderID", productID = "ProductID", unitPrice = "UnitPrice"
-        case quantity = "Quantity", discount = "Discount"
+        case orderID = "OrderID"
+        case productID = "ProductID"
+        case unitPrice = "UnitPrice"
+        case quantity = "Quantity"
+        case discount = "Discount"
       }
     }
     struct Customer: Model {
@@ -613,7 +616,9 @@ final class LifecycleReviewTests: XCTestCase {
       static let primaryKey = ["customerID"]
       static let tableName = "Customers"
       enum CodingKeys: String, CodingKey {
-        case customerID = "CustomerID", companyName = "CompanyName", since = "Since"
+        case customerID = "CustomerID"
+        case companyName = "CompanyName"
+        case since = "Since"
       }
     }
     struct Shipper: Model {
