@@ -68,7 +68,9 @@ public final class DatabasePool: DatabaseAccess {
   ///     same busy timeout and VFS.
   ///   - maximumReaderCount: how many reads may run at once (at least 1). Default 4.
   /// - Throws: `SQLiteError` when the file cannot be opened or is not a database;
-  ///   `.misuse` for an in-memory path; `.cannotOpen` when SQLite cannot put it in WAL mode.
+  ///   `.misuse` for an in-memory path; `.cannotOpen` when SQLite cannot put it in WAL mode
+  ///   (also when `options` are read-only and the file is not in WAL mode already: a
+  ///   read-only connection cannot change it).
   public init(path: String, options: OpenOptions = OpenOptions(), maximumReaderCount: Int = 4)
     throws
   {
@@ -80,7 +82,10 @@ public final class DatabasePool: DatabaseAccess {
     self.path = path
     self.maximumReaderCount = max(1, maximumReaderCount)
     var writerOptions = options
-    writerOptions.journalMode = .wal
+    // A read-only connection cannot change the journal mode (SQLite answers "attempt to
+    // write a readonly database"): it can only find WAL already set.
+    let isReadOnly = options.flags.contains(.readOnly)
+    writerOptions.journalMode = isReadOnly ? nil : .wal
     writer = try SerializedDatabase(
       path: path, options: writerOptions, role: .readWrite, ownerName: "DatabasePool")
     let mode = try writer.writeWithoutTransaction { db in try db.journalMode() }
@@ -88,8 +93,12 @@ public final class DatabasePool: DatabaseAccess {
       try? writer.close()
       throw SQLiteError(
         extendedCode: .cannotOpen,
-        message: "cannot open '\(path)' as a DatabasePool: its journal mode stays "
-          + "'\(mode.rawValue)', not 'wal'")
+        message: isReadOnly
+          ? "cannot open '\(path)' read-only as a DatabasePool: it is in '\(mode.rawValue)' "
+            + "journal mode, and a read-only connection cannot put it in WAL mode; open it "
+            + "writable once (a writable DatabasePool does), or read it with a DatabaseQueue"
+          : "cannot open '\(path)' as a DatabasePool: its journal mode stays "
+            + "'\(mode.rawValue)', not 'wal'")
     }
     var readerOptions = OpenOptions()
     readerOptions.flags = [.readOnly, .noMutex]

@@ -114,8 +114,9 @@ struct TableMapping {
         // Names are told apart by their bytes, as SQLite tells them apart; one that differs
         // only in Unicode normalization looks the same in a message, so say so.
         // (String's == is canonical equivalence: here, exactly the lookalike wanted.)
+        // (Compared as Strings: `asciiCaseFolded` is an ExactText, whose == is by bytes.)
         let lookalike = stored.columns.first {
-          $0.name.asciiCaseFolded == property.name.asciiCaseFolded
+          $0.name.asciiCaseFolded.string == property.name.asciiCaseFolded.string
         }
         problems.append(
           "property '\(property.name)' has no column (the table has: \(available)); name its "

@@ -174,7 +174,12 @@ public struct TableSchema: Sendable, Hashable {
       .union(M.foreignKeys.flatMap(\.columns)).union(M.renamedProperties.keys)
       .union(M.fullTextIndexes.flatMap(\.columns))
     for name in declared.sorted() where !names.contains(name) {
-      throw invalid("'\(name)' is named in the model's declarations but is not a stored property")
+      // A `CodingKeys` rename hides the Swift name: declarations name a property by its
+      // coding key, which is all a decoder sees.
+      let keys = properties.map { "'\($0.name)'" }.joined(separator: ", ")
+      throw invalid(
+        "'\(name)' is named in the model's declarations but no stored property has that coding "
+          + "key; declarations name properties by their coding keys (their columns): \(keys)")
     }
     let columns = try properties.map { property -> ColumnDefinition in
       var column = ColumnDefinition(

@@ -91,8 +91,11 @@ extension Connection {
           } else if !automaticMigration {
             "automatic migration is off on this connection"
           } else if preparedTables.contains(name) {
-            "the preparation given when the database opened brings this table up to date: "
-              + "register a new step for this change"
+            "the preparation given when the database opened covers this table, so a write "
+              + "does not migrate it: for a change of the model, register a new model step; "
+              + "inside a migration step, write this table with SQL for the shape it has at "
+              + "that step (a model has today's shape, which a fresh install reaches only "
+              + "at the last step)"
           } else {
             nil
           }
