@@ -1,16 +1,21 @@
 // Writes every ```swift example of README.md, of the DocC articles
-// (Sources/SwiftLite/SwiftLite.docc/*.md) and of the type-level doc comments of the public
-// entry types (`Connection`, `DatabaseQueue`, `DatabasePool`, `Repository`, `Migrator`)
-// into Tests/DocExamplesTests/Generated, where
-// `swift test` compiles them and runs each one twice in a fresh folder of its own.
+// (Sources/SwiftLite/SwiftLite.docc/*.md) and of the `///` doc comments of every source file
+// of Sources/SwiftLite (type-level and member-level) into Tests/DocExamplesTests/Generated,
+// where `swift test` compiles them and runs each one twice in a fresh folder of its own.
 //
 //   swift Scripts/extract-examples.swift           # write the generated files
 //   swift Scripts/extract-examples.swift --check   # fail if they differ from the documents
 //
-// Each example is one test. An example whose first line is a comment starting with
+// Each example is one test, named after its document and its rank there
+// (`README03`, `APIConnectionAggregates02` for the second example of
+// Connection+Aggregates.swift). An example whose first line is a comment starting with
 // `// Continues` (for instance `// Continues the example above.`) is appended to the one
 // before it in the same document, and the two run as one test: that is the only glue, and
-// it is visible in the document. In an example, `import` lines stay imports of its file;
+// it is visible in the document. An example of a doc comment is code of a SwiftLite user:
+// its file imports SwiftLite as a user's would, and any other module (Foundation, CSQLite)
+// only when the example imports it; everything else it uses (a connection, a table, a
+// model type, a value) the example creates itself, in the doc comment. In an example,
+// `import` lines stay imports of its file;
 // lines at the start of a line that begin a declaration (`struct`, `enum`, `extension`,
 // `final class`, `class`, `actor`, `protocol`, `func`, or an attribute such as `@MainActor`)
 // are declared at file scope, `private` (so two examples may both declare a `Person`);
@@ -32,13 +37,17 @@ struct Example {
   var code: [String] = []
 }
 
-/// The files of the public entry types, whose type-level `///` comment (the lines that start
-/// with `///` at the start of a line) shows an example.
-let entryTypeFiles = [
-  "Sources/SwiftLite/Core/Connection.swift", "Sources/SwiftLite/Access/DatabaseQueue.swift",
-  "Sources/SwiftLite/Access/DatabasePool.swift", "Sources/SwiftLite/Store/Repository.swift",
-  "Sources/SwiftLite/Schema/Migrator.swift",
-]
+/// Every Swift file of the library, whose `///` comments (at any indentation) may show
+/// examples, in a fixed order.
+func sourceFiles() -> [String] {
+  let folder = "Sources/SwiftLite"
+  let enumerator = fileManager.enumerator(atPath: root.appendingPathComponent(folder).path)
+  var files: [String] = []
+  while let next = enumerator?.nextObject() as? String {
+    if next.hasSuffix(".swift") { files.append("\(folder)/\(next)") }
+  }
+  return files.sorted()
+}
 
 /// Articles whose examples are one app growing release by release (the same type declared
 /// again in each release), which no single example can run: a test of their own runs each
@@ -53,7 +62,7 @@ func documents() -> [String] {
   return ["README.md"]
     + articles.filter { $0.hasSuffix(".md") && !narrativeArticles.contains($0) }.sorted().map {
       "\(docc)/\($0)"
-    } + entryTypeFiles
+    } + sourceFiles()
 }
 
 func examples(in document: String) -> [Example] {
@@ -62,16 +71,18 @@ func examples(in document: String) -> [Example] {
   let isSource = name.hasSuffix(".swift")
   let stem =
     isSource
-    ? "API" + name.replacingOccurrences(of: ".swift", with: "")
+    ? "API"
+      + name.replacingOccurrences(of: ".swift", with: "").replacingOccurrences(of: "+", with: "")
     : name.replacingOccurrences(of: ".md", with: "")
   var result: [Example] = []
   var block: [String]? = nil
   var indent = 0
   var start = 0
   for (index, fullLine) in text.components(separatedBy: "\n").enumerated() {
-    // In a source file, only the type-level doc comment's lines count, without their `///`.
-    if isSource && !fullLine.hasPrefix("///") { continue }
-    let line = isSource ? String(fullLine.dropFirst(fullLine.hasPrefix("/// ") ? 4 : 3)) : fullLine
+    // In a source file, only doc comment lines count, without their indentation and `///`.
+    let comment = fullLine.drop { $0 == " " }
+    if isSource && !comment.hasPrefix("///") { continue }
+    let line = isSource ? String(comment.dropFirst(comment.hasPrefix("/// ") ? 4 : 3)) : fullLine
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     if block == nil {
       if trimmed == "```swift" {
@@ -125,7 +136,8 @@ func braceBalance(_ line: String) -> Int {
 }
 
 func source(of example: Example, name: String) -> String {
-  var imports: [String] = []
+  // A doc comment's example is a SwiftLite user's code: it imports SwiftLite.
+  var imports: [String] = example.document.hasSuffix(".swift") ? ["import SwiftLite"] : []
   var declarations: [String] = []
   var body: [String] = []
   var depth = 0
@@ -177,6 +189,11 @@ var tests: [(name: String, document: String, line: Int)] = []
 for document in documents() {
   for (index, example) in examples(in: document).enumerated() {
     let name = "\(example.stem)\(String(format: "%02d", index + 1))"
+    // Two files of one name in two folders would give two tests one name.
+    guard files["\(name).swift"] == nil else {
+      print("extract-examples: two documents give the example name \(name): rename one")
+      exit(1)
+    }
     files["\(name).swift"] = source(of: example, name: "example\(name)")
     tests.append((name, document, example.lines[0]))
   }

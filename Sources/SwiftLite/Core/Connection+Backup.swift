@@ -14,6 +14,12 @@ extension Connection {
   /// `DatabasePool.read`) to copy one snapshot while others write, without restarts.
   ///
   /// ```swift
+  /// let memory = try Connection.inMemory()
+  /// try memory.execute("CREATE TABLE t(x)")
+  /// try memory.run("INSERT INTO t VALUES (1), (2)")
+  /// let fileConnection = try Connection(path: "copy.sqlite")
+  /// let userCancelled = false
+  ///
   /// try memory.backup(to: fileConnection, pagesPerStep: 100) { progress in
   ///   print("\(progress.completedPages) of \(progress.totalPages) pages")
   ///   if userCancelled { throw CancellationError() }

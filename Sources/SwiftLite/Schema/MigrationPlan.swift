@@ -2,6 +2,11 @@
 /// steps, each with its reason. Print it or inspect it before applying (a dry run).
 ///
 /// ```swift
+/// struct PersonV1: Model { var id: Int64?; var name: String; static let primaryKey = ["id"]; static let tableName = "Person" }
+/// struct Person: Model { var id: Int64?; var name: String; var email: String?; static let primaryKey = ["id"] }
+/// let db = try Connection.inMemory()
+/// try db.save(PersonV1(id: 1, name: "Ann"))  // the table as an earlier release made it
+///
 /// let plan = try db.migrationPlan(for: Person.self)
 /// print(plan)          // the steps, in order, with their SQL
 /// try db.migrate(Person.self)
