@@ -15,8 +15,16 @@
 //   xDelete with syncDir (the pager passes it at synchronous=EXTRA only). A deletion
 //   without one is durable at once only when `powerloss_begin` says so: what FULL relies
 //   on, since atomiccommit.html takes a deletion as atomic and the commit of a DELETE
-//   journal is that deletion. A rename made outside SQLite is modeled by
-//   `powerloss_rename`, kept or lost as the test says.
+//   journal is that deletion.
+// - A rename(2) and a directory fsync made outside SQLite (a backup put in place) reach the
+//   model when the code under test makes them through `powerloss_rename_event` and
+//   `powerloss_sync_directory_event`: each is an event, so a cut can fall on it. A rename
+//   happens on the real disk at once; in the model the new name holds the renamed inode
+//   (its durable content and pending writes) while both names keep their durable entries
+//   until a sync of their folder (a directory fsync, or the first sync of a new journal or
+//   WAL there, as above). At the restore, a rename not yet durable is undone: the target
+//   gets back what it durably held (or is removed), the source name the inode's content
+//   when its own entry was durable.
 // - Events are xWrite, xSync, xTruncate and xDelete on tracked files, counted from
 //   `powerloss_begin`. The event at the cut does not happen (a write there is in flight and
 //   may be torn); every later write, sync, truncation and deletion fails with SQLITE_IOERR
@@ -27,11 +35,13 @@
 //   changes its own range only, new data first.
 // - Memory-mapped reads are off (xFetch hands out no page), so every read is an xRead.
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700  // realpath
 #include "PowerLossVFS.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +70,15 @@ typedef struct Tracked {
   int syncsDirectory;
   Operation *operations;
   int operationCount, operationCapacity;
+  // A rename onto this name whose directory entry is not durable yet: what the name
+  // durably held before it, and the name the inode came from.
+  int renamePending;
+  unsigned char *priorDurable;
+  sqlite3_int64 priorSize;
+  int priorExists;
+  struct Tracked *renamedFrom;
+  // The name this one's inode was renamed to, while that rename is not durable.
+  struct Tracked *movedTo;
   struct Tracked *next;
 } Tracked;
 
@@ -75,7 +94,7 @@ static sqlite3_vfs vfs;
 static sqlite3_io_methods methods;
 static Tracked *files;
 static int64_t eventCount, cutAt;
-static int isLost, unlinkDurable, mainOpens, dataSyncs;
+static int isLost, unlinkDurable, mainOpens, dataSyncs, renamesUndone;
 // The write in flight at the cut, kept as the last pending write of its file.
 static Tracked *lastWriteFile;
 
@@ -140,9 +159,33 @@ static void apply(unsigned char **image, sqlite3_int64 *size, const Operation *o
   memcpy(*image + op->offset, op->data, (size_t)length);
 }
 
-static void syncDirectory(void) {
+// Whether the file at `path` is in the folder `directory` (NULL: any folder).
+static int isInDirectory(const char *path, const char *directory) {
+  if (!directory) return 1;
+  char *copy = strdup(path);
+  char *slash = strrchr(copy, '/');
+  if (slash) *slash = 0;
+  char folder[4096], wanted[4096];
+  int same = realpath(slash ? (copy[0] ? copy : "/") : ".", folder) &&
+             realpath(directory, wanted) && strcmp(folder, wanted) == 0;
+  free(copy);
+  return same;
+}
+
+// Makes the directory entries of the files in `directory` (every folder for NULL) durable:
+// creations, deletions and renames.
+static void syncDirectoryOf(const char *directory) {
   for (Tracked *t = files; t; t = t->next) {
-    if (t->durableExists == t->volatileExists) continue;
+    if (!t->renamePending || !isInDirectory(t->path, directory)) continue;
+    free(t->priorDurable);
+    t->priorDurable = NULL;
+    t->priorSize = 0;
+    t->renamePending = 0;
+    if (t->renamedFrom) t->renamedFrom->movedTo = NULL;
+    t->renamedFrom = NULL;
+  }
+  for (Tracked *t = files; t; t = t->next) {
+    if (t->durableExists == t->volatileExists || !isInDirectory(t->path, directory)) continue;
     t->durableExists = t->volatileExists;
     if (!t->durableExists) {
       free(t->durable);
@@ -158,6 +201,8 @@ static void syncDirectory(void) {
     }
   }
 }
+
+static void syncDirectory(void) { syncDirectoryOf(NULL); }
 
 static void syncFile(Tracked *t) {
   if (t->recreated) {
@@ -498,10 +543,12 @@ void powerloss_begin(int unlinkIsDurable) {
     freeOperations(t);
     free(t->operations);
     free(t->durable);
+    free(t->priorDurable);
     free(t->path);
     free(t);
   }
   eventCount = 0;
+  renamesUndone = 0;
   cutAt = 0;
   isLost = 0;
   mainOpens = 0;
@@ -557,15 +604,34 @@ void powerloss_track(const char *path) {
   pthread_mutex_unlock(&lock);
 }
 
-void powerloss_rename(const char *from, const char *to, int durable) {
+int powerloss_rename_event(const char *from, const char *to) {
   pthread_mutex_lock(&lock);
+  if (event()) {
+    pthread_mutex_unlock(&lock);
+    return EIO;
+  }
   Tracked *source = find(from);
-  Tracked *target = find(to);
-  if (!target) target = track(to, source ? source->isMainDatabase : 1);
-  if (source && durable) {
-    // The target's entry now names the source's inode: its durable content, and its
-    // pending operations.
-    free(target->durable);
+  // The target as the disk holds it before the rename replaces it.
+  Tracked *target = source && !find(to) ? track(to, source->isMainDatabase) : find(to);
+  if (rename(from, to) != 0) {
+    int code = errno;
+    pthread_mutex_unlock(&lock);
+    return code;
+  }
+  if (source && target && source != target) {
+    // The name `to` now holds the source's inode; what it durably held stays its durable
+    // entry until the folder is synced (kept from the first rename onto it since then).
+    if (!target->renamePending) {
+      target->priorDurable = target->durable;
+      target->priorSize = target->durableSize;
+      target->priorExists = target->durableExists;
+      target->renamePending = 1;
+    } else {
+      free(target->durable);
+    }
+    if (target->renamedFrom) target->renamedFrom->movedTo = NULL;
+    target->renamedFrom = source;
+    source->movedTo = target;
     target->durable = source->durable;
     target->durableSize = source->durableSize;
     target->durableExists = source->durableExists;
@@ -575,17 +641,38 @@ void powerloss_rename(const char *from, const char *to, int durable) {
     target->operationCount = source->operationCount;
     target->operationCapacity = source->operationCapacity;
     target->recreated = source->recreated;
+    target->isMainDatabase = source->isMainDatabase;
     target->volatileExists = 1;
     if (lastWriteFile == source) lastWriteFile = target;
+    // The source name keeps its durable entry (source->durableExists) until the sync.
     source->durable = NULL;
     source->durableSize = 0;
-    source->durableExists = 0;
     source->volatileExists = 0;
     source->operations = NULL;
     source->operationCount = source->operationCapacity = 0;
     source->recreated = 0;
   }
   pthread_mutex_unlock(&lock);
+  return 0;
+}
+
+int powerloss_sync_directory_event(const char *directory) {
+  pthread_mutex_lock(&lock);
+  if (event()) {
+    pthread_mutex_unlock(&lock);
+    return EIO;
+  }
+  // The model holds the durability: no real fsync, as for xSync.
+  syncDirectoryOf(directory);
+  pthread_mutex_unlock(&lock);
+  return 0;
+}
+
+int powerloss_renames_undone(void) {
+  pthread_mutex_lock(&lock);
+  int count = renamesUndone;
+  pthread_mutex_unlock(&lock);
+  return count;
 }
 
 const char *powerloss_tracked_path(const char *prefix) {
@@ -619,55 +706,92 @@ static void writeWhole(const char *path, const unsigned char *data, sqlite3_int6
   close(fd);
 }
 
+// The image a power loss leaves of a file's inode: its durable content, with each pending
+// operation dropped or (in mode 1) kept, the last write maybe torn.
+static void survivingImage(Tracked *t, uint64_t *state, int mode, int *dropped,
+                           unsigned char **outImage, sqlite3_int64 *outSize) {
+  unsigned char *image = NULL;
+  sqlite3_int64 size = t->durableSize;
+  if (size > 0) {
+    image = malloc((size_t)size);
+    memcpy(image, t->durable, (size_t)size);
+  }
+  // Pending operations apply to this image only when they belong to the same file.
+  if (!t->recreated) {
+    for (int i = 0; i < t->operationCount; i++) {
+      const Operation *op = &t->operations[i];
+      int isLast = t == lastWriteFile && i == t->operationCount - 1;
+      if (isLast && !op->isTruncate) {
+        // The last unsynced write: torn half the time (its first half, in 512-byte
+        // sectors when it spans more than one), dropped otherwise.
+        if (nextRandom(state) & 1) {
+          int half = op->length > 512 ? (op->length / 2 / 512) * 512 : op->length / 2;
+          if (half > 0) apply(&image, &size, op, half);
+        }
+        (*dropped)++;
+      } else if (mode == 1 && (nextRandom(state) & 1)) {
+        apply(&image, &size, op, op->length);
+      } else {
+        (*dropped)++;
+      }
+    }
+  } else {
+    *dropped += t->operationCount;
+  }
+  *outImage = image;
+  *outSize = size;
+}
+
+static void removeSharedMemory(const char *path) {
+  size_t length = strlen(path);
+  char *shm = malloc(length + 5);
+  memcpy(shm, path, length);
+  memcpy(shm + length, "-shm", 5);
+  unlink(shm);
+  free(shm);
+}
+
 int powerloss_restore(uint64_t seed, int mode) {
   pthread_mutex_lock(&lock);
   isLost = 1;
   uint64_t state = seed;
   int dropped = 0;
   for (Tracked *t = files; t; t = t->next) {
+    // A name renamed away, the rename not durable: restored with the rename's target.
+    if (t->movedTo && t->movedTo->renamePending) continue;
+    if (t->renamePending) {
+      // The rename is undone: the inode is back under its old name when that entry was
+      // durable, and this name holds what it durably held before.
+      renamesUndone++;
+      unsigned char *image;
+      sqlite3_int64 size;
+      survivingImage(t, &state, mode, &dropped, &image, &size);
+      Tracked *source = t->renamedFrom;
+      if (source && source->durableExists && t->durableExists) {
+        writeWhole(source->path, image, size);
+      } else if (source) {
+        unlink(source->path);
+      }
+      free(image);
+      if (t->priorExists) {
+        writeWhole(t->path, t->priorDurable, t->priorSize);
+      } else {
+        unlink(t->path);
+      }
+      if (t->isMainDatabase) removeSharedMemory(t->path);
+      continue;
+    }
     if (!t->durableExists) {
       unlink(t->path);
       dropped += t->operationCount;
       continue;
     }
-    unsigned char *image = NULL;
-    sqlite3_int64 size = t->durableSize;
-    if (size > 0) {
-      image = malloc((size_t)size);
-      memcpy(image, t->durable, (size_t)size);
-    }
-    // Pending operations apply to this image only when they belong to the same file.
-    if (!t->recreated) {
-      for (int i = 0; i < t->operationCount; i++) {
-        const Operation *op = &t->operations[i];
-        int isLast = t == lastWriteFile && i == t->operationCount - 1;
-        if (isLast && !op->isTruncate) {
-          // The last unsynced write: torn half the time (its first half, in 512-byte
-          // sectors when it spans more than one), dropped otherwise.
-          if (nextRandom(&state) & 1) {
-            int half = op->length > 512 ? (op->length / 2 / 512) * 512 : op->length / 2;
-            if (half > 0) apply(&image, &size, op, half);
-          }
-          dropped++;
-        } else if (mode == 1 && (nextRandom(&state) & 1)) {
-          apply(&image, &size, op, op->length);
-        } else {
-          dropped++;
-        }
-      }
-    } else {
-      dropped += t->operationCount;
-    }
+    unsigned char *image;
+    sqlite3_int64 size;
+    survivingImage(t, &state, mode, &dropped, &image, &size);
     writeWhole(t->path, image, size);
     free(image);
-    if (t->isMainDatabase) {
-      size_t length = strlen(t->path);
-      char *shm = malloc(length + 5);
-      memcpy(shm, t->path, length);
-      memcpy(shm + length, "-shm", 5);
-      unlink(shm);
-      free(shm);
-    }
+    if (t->isMainDatabase) removeSharedMemory(t->path);
   }
   pthread_mutex_unlock(&lock);
   return dropped;
