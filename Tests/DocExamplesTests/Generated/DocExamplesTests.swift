@@ -32,7 +32,7 @@ final class DocExamplesTests: XCTestCase {
   func testConcurrency03() async throws { try await runTwiceInFreshFolder(exampleConcurrency03) }
   /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 239.
   func testConcurrency04() async throws { try await runTwiceInFreshFolder(exampleConcurrency04) }
-  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 291.
+  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 293.
   func testConcurrency05() async throws { try await runTwiceInFreshFolder(exampleConcurrency05) }
   /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 15.
   func testExistingDatabases01() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases01) }
