@@ -129,7 +129,8 @@ let package = Package(
     // Every Swift example of the README, the DocC articles and the doc comments, written here by
     // Scripts/extract-examples.swift and run twice each in a fresh folder.
     .testTarget(
-      name: "DocExamplesTests", dependencies: ["SwiftLite", "SwiftLiteTesting", "CSQLite"],
+      name: "DocExamplesTests",
+      dependencies: ["SwiftLite", "SwiftLiteTesting", "SwiftLiteCodeGen", "CSQLite"],
       path: "Tests/DocExamplesTests", resources: [.copy("MigrationSnapshots")]),
     // The generator's golden output, compiled: models generated from Fixtures/shop.sql.
     .testTarget(

@@ -11,10 +11,14 @@
 // Connection+Aggregates.swift). An example whose first line is a comment starting with
 // `// Continues` (for instance `// Continues the example above.`) is appended to the one
 // before it in the same document, and the two run as one test: that is the only glue, and
-// it is visible in the document. An example of a doc comment is code of a SwiftLite user:
-// its file imports SwiftLite as a user's would, and any other module (Foundation, CSQLite)
-// only when the example imports it; everything else it uses (a connection, a table, a
-// model type, a value) the example creates itself, in the doc comment. In an example,
+// it is visible in the document. An example of a doc comment (in SwiftLite, SwiftLiteTesting
+// or SwiftLiteCodeGen) is code of a user of that module: its file imports SwiftLite and the
+// module as a user's would, and any other module (Foundation, XCTest, CSQLite) only when
+// the example imports it; everything else it uses (a connection, a table, a model type, a
+// value) the example creates itself, in the doc comment. A test function without
+// parameters that a doc comment's example declares at the start of a line
+// (`func testMigrationHistory() throws`), as an app's test target would, is called at the
+// end of the example's test. In an example,
 // `import` lines stay imports of its file;
 // lines at the start of a line that begin a declaration (`struct`, `enum`, `extension`,
 // `final class`, `class`, `actor`, `protocol`, `func`, or an attribute such as `@MainActor`)
@@ -37,16 +41,30 @@ struct Example {
   var code: [String] = []
 }
 
-/// Every Swift file of the library, whose `///` comments (at any indentation) may show
+/// The library modules whose doc comments are extracted, each a folder of Sources.
+let documentedModules = ["SwiftLite", "SwiftLiteTesting", "SwiftLiteCodeGen"]
+
+/// Every Swift file of those modules, whose `///` comments (at any indentation) may show
 /// examples, in a fixed order.
 func sourceFiles() -> [String] {
-  let folder = "Sources/SwiftLite"
-  let enumerator = fileManager.enumerator(atPath: root.appendingPathComponent(folder).path)
   var files: [String] = []
-  while let next = enumerator?.nextObject() as? String {
-    if next.hasSuffix(".swift") { files.append("\(folder)/\(next)") }
+  for module in documentedModules {
+    let folder = "Sources/\(module)"
+    let enumerator = fileManager.enumerator(atPath: root.appendingPathComponent(folder).path)
+    var found: [String] = []
+    while let next = enumerator?.nextObject() as? String {
+      if next.hasSuffix(".swift") { found.append("\(folder)/\(next)") }
+    }
+    files += found.sorted()
   }
-  return files.sorted()
+  return files
+}
+
+/// The module a source file belongs to: the folder under Sources.
+func module(of document: String) -> String? {
+  let parts = document.split(separator: "/")
+  guard parts.count > 2, parts[0] == "Sources", document.hasSuffix(".swift") else { return nil }
+  return String(parts[1])
 }
 
 /// Articles whose examples are one app growing release by release (the same type declared
@@ -136,8 +154,15 @@ func braceBalance(_ line: String) -> Int {
 }
 
 func source(of example: Example, name: String) -> String {
-  // A doc comment's example is a SwiftLite user's code: it imports SwiftLite.
-  var imports: [String] = example.document.hasSuffix(".swift") ? ["import SwiftLite"] : []
+  // A doc comment's example is code of a user of its module: it imports SwiftLite and that
+  // module.
+  var imports: [String] =
+    module(of: example.document).map { module in
+      module == "SwiftLite" ? ["import SwiftLite"] : ["import SwiftLite", "import \(module)"]
+    } ?? []
+  // The test functions an example declares (`func testSomething() throws`, as in a test
+  // target), which its test calls.
+  var testFunctions: [String] = []
   var declarations: [String] = []
   var body: [String] = []
   var depth = 0
@@ -151,6 +176,13 @@ func source(of example: Example, name: String) -> String {
     if !inDeclaration && !inMultilineString && declarationStarts.contains(where: line.hasPrefix) {
       inDeclaration = true
       depth = 0
+      // In a doc comment only (an article's example calls its own): `func testName()`.
+      if module(of: example.document) != nil, line.hasPrefix("func test"),
+        let name = line.dropFirst(5).split(separator: "(").first,
+        line.dropFirst(5 + name.count).hasPrefix("()")
+      {
+        testFunctions.append(String(name))
+      }
       if line.hasPrefix("extension ") || line.hasPrefix("@") {
         declarations.append(line)
       } else {
@@ -180,6 +212,7 @@ func source(of example: Example, name: String) -> String {
   if !imports.isEmpty { text += imports.joined(separator: "\n") + "\n" }
   if !declarations.isEmpty { text += "\n" + declarations.joined(separator: "\n") + "\n" }
   text += "\nfunc \(name)() async throws {\n"
+  body += testFunctions.map { "  try \($0)()" }
   text += body.joined(separator: "\n") + "\n}\n"
   return text
 }

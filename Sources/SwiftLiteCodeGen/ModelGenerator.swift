@@ -15,6 +15,10 @@ import SwiftLite
 /// that the model writes dates as that table has them.
 ///
 /// ```swift
+/// let store = try Connection(path: "store.sqlite")  // a database another program made
+/// try store.execute("CREATE TABLE IF NOT EXISTS customer(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+/// try store.close()
+///
 /// let db = try Connection(path: "store.sqlite", options: .readOnly)
 /// print(try ModelGenerator(db).source())
 /// ```

@@ -276,4 +276,18 @@ final class DocExamplesTests: XCTestCase {
   func testAPIRepository01() async throws { try await runTwiceInFreshFolder(exampleAPIRepository01) }
   /// Sources/SwiftLite/Store/Session+Model.swift, line 8.
   func testAPISessionModel01() async throws { try await runTwiceInFreshFolder(exampleAPISessionModel01) }
+  /// Sources/SwiftLiteTesting/MigrationHistoryCheck.swift, line 9.
+  func testAPIMigrationHistoryCheck01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationHistoryCheck01) }
+  /// Sources/SwiftLiteTesting/MigrationSnapshotCheck.swift, line 8.
+  func testAPIMigrationSnapshotCheck01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationSnapshotCheck01) }
+  /// Sources/SwiftLiteTesting/MigrationSnapshotCheck.swift, line 69.
+  func testAPIMigrationSnapshotCheck02() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationSnapshotCheck02) }
+  /// Sources/SwiftLiteTesting/TemporaryDatabase.swift, line 8.
+  func testAPITemporaryDatabase01() async throws { try await runTwiceInFreshFolder(exampleAPITemporaryDatabase01) }
+  /// Sources/SwiftLiteTesting/TextDifference.swift, line 11.
+  func testAPITextDifference01() async throws { try await runTwiceInFreshFolder(exampleAPITextDifference01) }
+  /// Sources/SwiftLiteTesting/TextDifference.swift, line 110.
+  func testAPITextDifference02() async throws { try await runTwiceInFreshFolder(exampleAPITextDifference02) }
+  /// Sources/SwiftLiteCodeGen/ModelGenerator.swift, line 18.
+  func testAPIModelGenerator01() async throws { try await runTwiceInFreshFolder(exampleAPIModelGenerator01) }
 }
