@@ -15,12 +15,8 @@ import SwiftLite
 /// that the model writes dates as that table has them.
 ///
 /// ```swift
-/// let store = try Connection(path: "store.sqlite")  // a database another program made
-/// try store.execute("CREATE TABLE IF NOT EXISTS customer(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
-/// try store.close()
-///
-/// let db = try Connection(path: "store.sqlite", options: .readOnly)
-/// print(try ModelGenerator(db).source())
+/// try Connection(path: "store.sqlite").execute("CREATE TABLE IF NOT EXISTS customer(id INTEGER PRIMARY KEY, name TEXT)")
+/// print(try ModelGenerator(Connection(path: "store.sqlite", options: .readOnly)).source())
 /// ```
 public struct ModelGenerator {
   private let db: Connection

@@ -2,7 +2,7 @@
 // database, rollback journal and WAL file what is durable (what was synced) beside what
 // the process wrote, and at a chosen cut point drops every write not yet synced.
 //
-// Only the tests of this package use it (see PowerLossVFS.c for the model it simulates).
+// Only the tests of this package use it (see PowerLossModel.c for the model it simulates).
 #ifndef SWIFTLITE_POWER_LOSS_VFS_H
 #define SWIFTLITE_POWER_LOSS_VFS_H
 
