@@ -126,10 +126,11 @@ let package = Package(
       ],
       path: "Tests/SamplesTests"
     ),
-    // Every Swift example of the README and the DocC articles, written here by
+    // Every Swift example of the README, the DocC articles and the doc comments, written here by
     // Scripts/extract-examples.swift and run twice each in a fresh folder.
     .testTarget(
-      name: "DocExamplesTests", dependencies: ["SwiftLite", "SwiftLiteTesting"],
+      name: "DocExamplesTests",
+      dependencies: ["SwiftLite", "SwiftLiteTesting", "SwiftLiteCodeGen", "CSQLite"],
       path: "Tests/DocExamplesTests", resources: [.copy("MigrationSnapshots")]),
     // The generator's golden output, compiled: models generated from Fixtures/shop.sql.
     .testTarget(

@@ -1,16 +1,25 @@
 // Writes every ```swift example of README.md, of the DocC articles
-// (Sources/SwiftLite/SwiftLite.docc/*.md) and of the type-level doc comments of the public
-// entry types (`Connection`, `DatabaseQueue`, `DatabasePool`, `Repository`, `Migrator`)
-// into Tests/DocExamplesTests/Generated, where
-// `swift test` compiles them and runs each one twice in a fresh folder of its own.
+// (Sources/SwiftLite/SwiftLite.docc/*.md) and of the `///` doc comments of every source file
+// of Sources/SwiftLite (type-level and member-level) into Tests/DocExamplesTests/Generated,
+// where `swift test` compiles them and runs each one twice in a fresh folder of its own.
 //
 //   swift Scripts/extract-examples.swift           # write the generated files
 //   swift Scripts/extract-examples.swift --check   # fail if they differ from the documents
 //
-// Each example is one test. An example whose first line is a comment starting with
+// Each example is one test, named after its document and its rank there
+// (`README03`, `APIConnectionAggregates02` for the second example of
+// Connection+Aggregates.swift). An example whose first line is a comment starting with
 // `// Continues` (for instance `// Continues the example above.`) is appended to the one
 // before it in the same document, and the two run as one test: that is the only glue, and
-// it is visible in the document. In an example, `import` lines stay imports of its file;
+// it is visible in the document. An example of a doc comment (in SwiftLite, SwiftLiteTesting
+// or SwiftLiteCodeGen) is code of a user of that module: its file imports SwiftLite and the
+// module as a user's would, and any other module (Foundation, XCTest, CSQLite) only when
+// the example imports it; everything else it uses (a connection, a table, a model type, a
+// value) the example creates itself, in the doc comment. A test function without
+// parameters that a doc comment's example declares at the start of a line
+// (`func testMigrationHistory() throws`), as an app's test target would, is called at the
+// end of the example's test. In an example,
+// `import` lines stay imports of its file;
 // lines at the start of a line that begin a declaration (`struct`, `enum`, `extension`,
 // `final class`, `class`, `actor`, `protocol`, `func`, or an attribute such as `@MainActor`)
 // are declared at file scope, `private` (so two examples may both declare a `Person`);
@@ -32,13 +41,31 @@ struct Example {
   var code: [String] = []
 }
 
-/// The files of the public entry types, whose type-level `///` comment (the lines that start
-/// with `///` at the start of a line) shows an example.
-let entryTypeFiles = [
-  "Sources/SwiftLite/Core/Connection.swift", "Sources/SwiftLite/Access/DatabaseQueue.swift",
-  "Sources/SwiftLite/Access/DatabasePool.swift", "Sources/SwiftLite/Store/Repository.swift",
-  "Sources/SwiftLite/Schema/Migrator.swift",
-]
+/// The library modules whose doc comments are extracted, each a folder of Sources.
+let documentedModules = ["SwiftLite", "SwiftLiteTesting", "SwiftLiteCodeGen"]
+
+/// Every Swift file of those modules, whose `///` comments (at any indentation) may show
+/// examples, in a fixed order.
+func sourceFiles() -> [String] {
+  var files: [String] = []
+  for module in documentedModules {
+    let folder = "Sources/\(module)"
+    let enumerator = fileManager.enumerator(atPath: root.appendingPathComponent(folder).path)
+    var found: [String] = []
+    while let next = enumerator?.nextObject() as? String {
+      if next.hasSuffix(".swift") { found.append("\(folder)/\(next)") }
+    }
+    files += found.sorted()
+  }
+  return files
+}
+
+/// The module a source file belongs to: the folder under Sources.
+func module(of document: String) -> String? {
+  let parts = document.split(separator: "/")
+  guard parts.count > 2, parts[0] == "Sources", document.hasSuffix(".swift") else { return nil }
+  return String(parts[1])
+}
 
 /// Articles whose examples are one app growing release by release (the same type declared
 /// again in each release), which no single example can run: a test of their own runs each
@@ -53,7 +80,7 @@ func documents() -> [String] {
   return ["README.md"]
     + articles.filter { $0.hasSuffix(".md") && !narrativeArticles.contains($0) }.sorted().map {
       "\(docc)/\($0)"
-    } + entryTypeFiles
+    } + sourceFiles()
 }
 
 func examples(in document: String) -> [Example] {
@@ -62,16 +89,18 @@ func examples(in document: String) -> [Example] {
   let isSource = name.hasSuffix(".swift")
   let stem =
     isSource
-    ? "API" + name.replacingOccurrences(of: ".swift", with: "")
+    ? "API"
+      + name.replacingOccurrences(of: ".swift", with: "").replacingOccurrences(of: "+", with: "")
     : name.replacingOccurrences(of: ".md", with: "")
   var result: [Example] = []
   var block: [String]? = nil
   var indent = 0
   var start = 0
   for (index, fullLine) in text.components(separatedBy: "\n").enumerated() {
-    // In a source file, only the type-level doc comment's lines count, without their `///`.
-    if isSource && !fullLine.hasPrefix("///") { continue }
-    let line = isSource ? String(fullLine.dropFirst(fullLine.hasPrefix("/// ") ? 4 : 3)) : fullLine
+    // In a source file, only doc comment lines count, without their indentation and `///`.
+    let comment = fullLine.drop { $0 == " " }
+    if isSource && !comment.hasPrefix("///") { continue }
+    let line = isSource ? String(comment.dropFirst(comment.hasPrefix("/// ") ? 4 : 3)) : fullLine
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     if block == nil {
       if trimmed == "```swift" {
@@ -125,7 +154,15 @@ func braceBalance(_ line: String) -> Int {
 }
 
 func source(of example: Example, name: String) -> String {
-  var imports: [String] = []
+  // A doc comment's example is code of a user of its module: it imports SwiftLite and that
+  // module.
+  var imports: [String] =
+    module(of: example.document).map { module in
+      module == "SwiftLite" ? ["import SwiftLite"] : ["import SwiftLite", "import \(module)"]
+    } ?? []
+  // The test functions an example declares (`func testSomething() throws`, as in a test
+  // target), which its test calls.
+  var testFunctions: [String] = []
   var declarations: [String] = []
   var body: [String] = []
   var depth = 0
@@ -139,6 +176,13 @@ func source(of example: Example, name: String) -> String {
     if !inDeclaration && !inMultilineString && declarationStarts.contains(where: line.hasPrefix) {
       inDeclaration = true
       depth = 0
+      // In a doc comment only (an article's example calls its own): `func testName()`.
+      if module(of: example.document) != nil, line.hasPrefix("func test"),
+        let name = line.dropFirst(5).split(separator: "(").first,
+        line.dropFirst(5 + name.count).hasPrefix("()")
+      {
+        testFunctions.append(String(name))
+      }
       if line.hasPrefix("extension ") || line.hasPrefix("@") {
         declarations.append(line)
       } else {
@@ -168,6 +212,7 @@ func source(of example: Example, name: String) -> String {
   if !imports.isEmpty { text += imports.joined(separator: "\n") + "\n" }
   if !declarations.isEmpty { text += "\n" + declarations.joined(separator: "\n") + "\n" }
   text += "\nfunc \(name)() async throws {\n"
+  body += testFunctions.map { "  try \($0)()" }
   text += body.joined(separator: "\n") + "\n}\n"
   return text
 }
@@ -177,6 +222,11 @@ var tests: [(name: String, document: String, line: Int)] = []
 for document in documents() {
   for (index, example) in examples(in: document).enumerated() {
     let name = "\(example.stem)\(String(format: "%02d", index + 1))"
+    // Two files of one name in two folders would give two tests one name.
+    guard files["\(name).swift"] == nil else {
+      print("extract-examples: two documents give the example name \(name): rename one")
+      exit(1)
+    }
     files["\(name).swift"] = source(of: example, name: "example\(name)")
     tests.append((name, document, example.lines[0]))
   }

@@ -11,7 +11,7 @@ export SWIFTLITE_POWERLOSS_CUTS="${1:-500}"
 export SWIFTLITE_POWERLOSS_SEED="${2:-18}"
 log="${TMPDIR:-/tmp}/swiftlite-power-loss.log"
 status=0
-swift test --skip-build --filter 'PowerLossTests|PowerLossMigrationTests' >"$log" 2>&1 || status=$?
+swift test --skip-build --filter 'PowerLossTests|PowerLossBackupTests|PowerLossMigrationTests' >"$log" 2>&1 || status=$?
 grep -E '^power loss:|error:|Executed' "$log" || true
 echo "cuts per scenario: $SWIFTLITE_POWERLOSS_CUTS, seed: $SWIFTLITE_POWERLOSS_SEED, log: $log"
 exit "$status"

@@ -15,8 +15,8 @@ import SwiftLite
 /// that the model writes dates as that table has them.
 ///
 /// ```swift
-/// let db = try Connection(path: "store.sqlite", options: .readOnly)
-/// print(try ModelGenerator(db).source())
+/// try Connection(path: "store.sqlite").execute("CREATE TABLE IF NOT EXISTS customer(id INTEGER PRIMARY KEY, name TEXT)")
+/// print(try ModelGenerator(Connection(path: "store.sqlite", options: .readOnly)).source())
 /// ```
 public struct ModelGenerator {
   private let db: Connection

@@ -6,10 +6,31 @@ import SwiftLite
 /// has the schema of a fresh install and keeps the rows it had.
 ///
 /// ```swift
+/// import Foundation
+/// import XCTest
+///
+/// struct Note: Model { var id: Int64?; var title: String; var pinned: Bool; static let primaryKey = ["id"] }
+/// enum AppDatabase {
+///   static var migrator: Migrator {
+///     var migrator = Migrator()
+///     migrator.register("v1-tables") { db in
+///       try db.execute("CREATE TABLE Note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, pinned BOOLEAN NOT NULL)")
+///     }
+///     return migrator
+///   }
+/// }
+/// // A file as release 2 left it (an app commits one and loads it with
+/// // `Bundle.module.url(forResource: "release2", withExtension: "sqlite")!`).
+/// func release2File() throws -> URL {
+///   let url = URL(fileURLWithPath: "release2.sqlite")
+///   try AppDatabase.migrator.migrate(Connection(path: url.path))
+///   return url
+/// }
+///
 /// func testMigrationHistory() throws {
 ///   var check = MigrationHistoryCheck(AppDatabase.migrator)
 ///   check.seed(after: "v1-tables", sql: "INSERT INTO Note (title, pinned) VALUES ('a', 0)")
-///   check.upgrade(fixture: Bundle.module.url(forResource: "release2", withExtension: "sqlite")!)
+///   check.upgrade(fixture: try release2File())
 ///   let report = try check.run()
 ///   XCTAssertTrue(report.passed, report.description)
 ///   // Swift Testing: #expect(report.passed, "\(report)")

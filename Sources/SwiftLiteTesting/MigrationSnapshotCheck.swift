@@ -5,6 +5,19 @@ import SwiftLite
 /// current; records the missing ones when asked.
 ///
 /// ```swift
+/// import XCTest
+///
+/// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+/// enum AppDatabase {
+///   static var migrator: Migrator {
+///     var migrator = Migrator()
+///     migrator.register("v1-tables") { db in
+///       try db.execute("CREATE TABLE Note(id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+///     }
+///     return migrator
+///   }
+/// }
+///
 /// func testMigrationSnapshots() throws {
 ///   let check = MigrationSnapshotCheck(
 ///     AppDatabase.migrator,
@@ -53,7 +66,7 @@ public struct MigrationSnapshotCheck: Sendable {
   /// A directory of the source tree, given relative to the folder of the calling file.
   ///
   /// ```swift
-  /// MigrationSnapshotCheck.sourceDirectory("../../Sources/App/MigrationSnapshots")
+  /// let directory = MigrationSnapshotCheck.sourceDirectory("../../Sources/App/MigrationSnapshots")
   /// ```
   public static func sourceDirectory(_ relativePath: String, from file: StaticString = #filePath)
     -> URL

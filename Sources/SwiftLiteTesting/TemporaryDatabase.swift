@@ -5,6 +5,9 @@ import SwiftLite
 /// directory, or in memory, open on ``connection`` and gone when the value is released.
 ///
 /// ```swift
+/// var migrator = Migrator()
+/// migrator.register("v1") { db in try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY)") }
+///
 /// let database = try TemporaryDatabase.file()
 /// try migrator.migrate(database.connection)
 /// ```

@@ -8,11 +8,21 @@ import SwiftLite
 /// with XCTest and Swift Testing alike, and a failure prints the difference:
 ///
 /// ```swift
-/// XCTAssertNil(try contentDifference(of: db, from: """
-///   table note: 1 row(s)
-///     1|'Groceries'
-///   """))
-/// #expect(TextDifference(expected: "id|title\n1|'a'", actual: try db.dump(query)) == nil)
+/// import XCTest
+///
+/// func testNotes() throws {
+///   let db = try Connection.inMemory()
+///   try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT)")
+///   try db.run("INSERT INTO note(title) VALUES ('Groceries')")
+///   let query: SQL = "SELECT id, title FROM note"
+///
+///   XCTAssertNil(try contentDifference(of: db, from: """
+///     table note: 1 row(s)
+///       1|'Groceries'
+///     """))
+///   XCTAssertNil(TextDifference(expected: "id|title\n1|'Groceries'", actual: try db.dump(query)))
+///   // Swift Testing: #expect(TextDifference(expected: ..., actual: try db.dump(query)) == nil)
+/// }
 /// ```
 ///
 /// `Sendable` and `Hashable`: a value.
@@ -97,8 +107,18 @@ public struct TextDifference: Sendable, Hashable, CustomStringConvertible {
 /// `Connection.dumpContent(includingBookkeeping:)`, or `nil` when it is the same.
 ///
 /// ```swift
+/// import XCTest
+///
+/// let db = try Connection.inMemory()
+/// try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT)")
+/// try db.run("INSERT INTO note(title) VALUES ('Groceries')")
+/// let expectedText = """
+///   table note: 1 row(s)
+///     1|'Groceries'
+///   """
+///
 /// XCTAssertNil(try contentDifference(of: db, from: expectedText))   // XCTest
-/// #expect(try contentDifference(of: db, from: expectedText) == nil)  // Swift Testing
+/// // Swift Testing: #expect(try contentDifference(of: db, from: expectedText) == nil)
 /// ```
 /// - Parameter includingBookkeeping: include SwiftLite's own tables.
 /// - Throws: `SQLiteError` when reading fails.

@@ -1,67 +1,7 @@
-// The power-loss VFS. The model it simulates, after https://sqlite.org/atomiccommit.html
-// (section 2, "Hardware Assumptions") and the unix VFS's own syncs:
-//
-// - Tracked files are main databases, rollback journals and WALs. A `-shm` file is shared
-//   memory (SQLite rebuilds it from the WAL when the first connection opens), so it is
-//   passed through and removed at the power loss; temporary files are passed through.
-// - Each tracked file has a durable image (what survives a power loss) and a list of
-//   pending operations (writes and truncations since its last sync). The process reads
-//   and writes the real file, which is the volatile image.
-// - xSync makes the file's pending operations durable. The real fsync is skipped: the model
-//   holds the durability, and the disk is not the bottleneck of the tests.
-// - Directory entries: a file created by the process exists durably only after a directory
-//   sync. As the unix VFS does, the first sync of a newly created journal or WAL syncs the
-//   directory (it makes every creation and deletion so far durable), and so does an
-//   xDelete with syncDir (the pager passes it at synchronous=EXTRA only). A deletion
-//   without one is durable at once only when `powerloss_begin` says so: what FULL relies
-//   on, since atomiccommit.html takes a deletion as atomic and the commit of a DELETE
-//   journal is that deletion. A rename made outside SQLite is modeled by
-//   `powerloss_rename`, kept or lost as the test says.
-// - Events are xWrite, xSync, xTruncate and xDelete on tracked files, counted from
-//   `powerloss_begin`. The event at the cut does not happen (a write there is in flight and
-//   may be torn); every later write, sync, truncation and deletion fails with SQLITE_IOERR
-//   and changes nothing, as if the process had died with the machine.
-// - At the restore, unsynced operations are dropped (or each kept with probability 1/2,
-//   in order), and the last unsynced write may be torn: SQLite assumes a sector write is
-//   not atomic but linear, and the unix VFS claims powersafe overwrite, so a torn write
-//   changes its own range only, new data first.
-// - Memory-mapped reads are off (xFetch hands out no page), so every read is an xRead.
-#define _POSIX_C_SOURCE 200809L
+// The power-loss VFS itself: SQLite's "unix" VFS wrapped, each write, sync, truncation and
+// deletion of a tracked file fed to the model (PowerLossModel.c) as an event.
+#include "PowerLossModel.h"
 #include "PowerLossVFS.h"
-
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <sqlite3.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-typedef struct Operation {
-  int isTruncate;
-  sqlite3_int64 offset;  // the size, for a truncation
-  int length;
-  unsigned char *data;
-} Operation;
-
-typedef struct Tracked {
-  char *path;
-  int isMainDatabase;
-  int isWAL;
-  unsigned char *durable;
-  sqlite3_int64 durableSize;
-  int durableExists;
-  int volatileExists;
-  // The volatile file was created anew after the durable image (another inode): its
-  // pending operations start from an empty file.
-  int recreated;
-  // Its first sync also syncs the directory (a journal or WAL this process created).
-  int syncsDirectory;
-  Operation *operations;
-  int operationCount, operationCapacity;
-  struct Tracked *next;
-} Tracked;
 
 typedef struct File {
   sqlite3_file base;
@@ -69,143 +9,9 @@ typedef struct File {
   sqlite3_file *real;
 } File;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static sqlite3_vfs *unixVFS;
 static sqlite3_vfs vfs;
 static sqlite3_io_methods methods;
-static Tracked *files;
-static int64_t eventCount, cutAt;
-static int isLost, unlinkDurable, mainOpens, dataSyncs;
-// The write in flight at the cut, kept as the last pending write of its file.
-static Tracked *lastWriteFile;
-
-static void freeOperations(Tracked *t) {
-  for (int i = 0; i < t->operationCount; i++) free(t->operations[i].data);
-  t->operationCount = 0;
-}
-
-static Tracked *find(const char *path) {
-  for (Tracked *t = files; t; t = t->next)
-    if (strcmp(t->path, path) == 0) return t;
-  return NULL;
-}
-
-static void readWhole(const char *path, unsigned char **data, sqlite3_int64 *size, int *exists) {
-  *data = NULL;
-  *size = 0;
-  *exists = 0;
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) return;
-  *exists = 1;
-  struct stat st;
-  if (fstat(fd, &st) == 0 && st.st_size > 0) {
-    *data = malloc((size_t)st.st_size);
-    sqlite3_int64 done = 0;
-    while (done < st.st_size) {
-      ssize_t n = pread(fd, *data + done, (size_t)(st.st_size - done), done);
-      if (n <= 0) break;
-      done += n;
-    }
-    *size = done;
-  }
-  close(fd);
-}
-
-static Tracked *track(const char *path, int isMainDatabase) {
-  Tracked *t = find(path);
-  if (t) return t;
-  t = calloc(1, sizeof(Tracked));
-  t->path = strdup(path);
-  t->isMainDatabase = isMainDatabase;
-  readWhole(path, &t->durable, &t->durableSize, &t->durableExists);
-  t->volatileExists = t->durableExists;
-  t->next = files;
-  files = t;
-  return t;
-}
-
-// Applies one operation to an image.
-static void apply(unsigned char **image, sqlite3_int64 *size, const Operation *op, int length) {
-  if (op->isTruncate) {
-    if (op->offset < *size) *size = op->offset;
-    return;
-  }
-  sqlite3_int64 end = op->offset + length;
-  if (end > *size) {
-    *image = realloc(*image, (size_t)end);
-    // New space holds garbage before it is written (atomiccommit.html); zeros here.
-    memset(*image + *size, 0, (size_t)(end - *size));
-    *size = end;
-  }
-  memcpy(*image + op->offset, op->data, (size_t)length);
-}
-
-static void syncDirectory(void) {
-  for (Tracked *t = files; t; t = t->next) {
-    if (t->durableExists == t->volatileExists) continue;
-    t->durableExists = t->volatileExists;
-    if (!t->durableExists) {
-      free(t->durable);
-      t->durable = NULL;
-      t->durableSize = 0;
-    } else if (t->recreated) {
-      // Its entry is durable, its content only what was synced: nothing yet.
-      free(t->durable);
-      t->durable = NULL;
-      t->durableSize = 0;
-      // Pending operations now apply to this (empty) durable image.
-      t->recreated = 0;
-    }
-  }
-}
-
-static void syncFile(Tracked *t) {
-  if (t->recreated) {
-    free(t->durable);
-    t->durable = NULL;
-    t->durableSize = 0;
-    // Its entry becomes durable with the next directory sync, with this content.
-    t->recreated = 0;
-  }
-  for (int i = 0; i < t->operationCount; i++)
-    apply(&t->durable, &t->durableSize, &t->operations[i], t->operations[i].length);
-  freeOperations(t);
-  if (t == lastWriteFile) lastWriteFile = NULL;
-  if (t->syncsDirectory) {
-    t->syncsDirectory = 0;
-    syncDirectory();
-  }
-}
-
-// Counts an event: 0 when it may happen, 1 when the power goes off at it, 2 when it was
-// already off.
-static int event(void) {
-  if (isLost) return 2;
-  eventCount++;
-  if (cutAt > 0 && eventCount >= cutAt) {
-    isLost = 1;
-    return 1;
-  }
-  return 0;
-}
-
-static void addOperation(Tracked *t, int isTruncate, sqlite3_int64 offset, const void *data,
-                         int length) {
-  if (t->operationCount == t->operationCapacity) {
-    t->operationCapacity = t->operationCapacity ? t->operationCapacity * 2 : 16;
-    t->operations = realloc(t->operations, sizeof(Operation) * (size_t)t->operationCapacity);
-  }
-  Operation *op = &t->operations[t->operationCount++];
-  op->isTruncate = isTruncate;
-  op->offset = offset;
-  op->length = length;
-  op->data = NULL;
-  if (!isTruncate) {
-    op->data = malloc((size_t)length);
-    memcpy(op->data, data, (size_t)length);
-    lastWriteFile = t;
-  }
-}
 
 // MARK: I/O methods
 
@@ -223,31 +29,31 @@ static int xRead(sqlite3_file *f, void *buffer, int amount, sqlite3_int64 offset
 static int xWrite(sqlite3_file *f, const void *buffer, int amount, sqlite3_int64 offset) {
   File *p = (File *)f;
   if (!p->tracked) return p->real->pMethods->xWrite(p->real, buffer, amount, offset);
-  pthread_mutex_lock(&lock);
-  if (event() == 1) {
+  pthread_mutex_lock(&pl_lock);
+  if (pl_event() == 1) {
     // The write at the cut was in flight: it may be torn, like the last unsynced one.
-    addOperation(p->tracked, 0, offset, buffer, amount);
-    pthread_mutex_unlock(&lock);
+    pl_addOperation(p->tracked, 0, offset, buffer, amount);
+    pthread_mutex_unlock(&pl_lock);
     return SQLITE_IOERR_WRITE;
-  } else if (isLost) {
-    pthread_mutex_unlock(&lock);
+  } else if (pl_isLost) {
+    pthread_mutex_unlock(&pl_lock);
     return SQLITE_IOERR_WRITE;
   }
-  addOperation(p->tracked, 0, offset, buffer, amount);
-  pthread_mutex_unlock(&lock);
+  pl_addOperation(p->tracked, 0, offset, buffer, amount);
+  pthread_mutex_unlock(&pl_lock);
   return p->real->pMethods->xWrite(p->real, buffer, amount, offset);
 }
 
 static int xTruncate(sqlite3_file *f, sqlite3_int64 size) {
   File *p = (File *)f;
   if (!p->tracked) return p->real->pMethods->xTruncate(p->real, size);
-  pthread_mutex_lock(&lock);
-  if (event()) {
-    pthread_mutex_unlock(&lock);
+  pthread_mutex_lock(&pl_lock);
+  if (pl_event()) {
+    pthread_mutex_unlock(&pl_lock);
     return SQLITE_IOERR_TRUNCATE;
   }
-  addOperation(p->tracked, 1, size, NULL, 0);
-  pthread_mutex_unlock(&lock);
+  pl_addOperation(p->tracked, 1, size, NULL, 0);
+  pthread_mutex_unlock(&pl_lock);
   return p->real->pMethods->xTruncate(p->real, size);
 }
 
@@ -255,14 +61,14 @@ static int xSync(sqlite3_file *f, int flags) {
   File *p = (File *)f;
   (void)flags;
   if (!p->tracked) return SQLITE_OK;
-  pthread_mutex_lock(&lock);
-  if (event()) {
-    pthread_mutex_unlock(&lock);
+  pthread_mutex_lock(&pl_lock);
+  if (pl_event()) {
+    pthread_mutex_unlock(&pl_lock);
     return SQLITE_IOERR_FSYNC;
   }
-  syncFile(p->tracked);
-  if (p->tracked->isMainDatabase || p->tracked->isWAL) dataSyncs++;
-  pthread_mutex_unlock(&lock);
+  pl_syncFile(p->tracked);
+  if (p->tracked->isMainDatabase || p->tracked->isWAL) pl_dataSyncs++;
+  pthread_mutex_unlock(&pl_lock);
   return SQLITE_OK;
 }
 
@@ -342,65 +148,65 @@ static int vfsOpen(sqlite3_vfs *v, sqlite3_filename name, sqlite3_file *f, int f
   }
   p->base.pMethods = &methods;
   if (kind && name) {
-    pthread_mutex_lock(&lock);
-    if (kind == SQLITE_OPEN_MAIN_DB) mainOpens++;
-    Tracked *t = find(name);
+    pthread_mutex_lock(&pl_lock);
+    if (kind == SQLITE_OPEN_MAIN_DB) pl_mainOpens++;
+    Tracked *t = pl_find(name);
     if (!t) {
       t = calloc(1, sizeof(Tracked));
       t->path = strdup(name);
       t->isMainDatabase = kind == SQLITE_OPEN_MAIN_DB;
       t->isWAL = kind == SQLITE_OPEN_WAL;
       if (existed) {
-        readWhole(name, &t->durable, &t->durableSize, &t->durableExists);
+        pl_readWhole(name, &t->durable, &t->durableSize, &t->durableExists);
         t->volatileExists = 1;
       } else {
         t->volatileExists = 1;
         t->recreated = 1;
         t->syncsDirectory = kind != SQLITE_OPEN_MAIN_DB;
       }
-      t->next = files;
-      files = t;
+      t->next = pl_files;
+      pl_files = t;
     } else if (!existed) {
       // Created anew after a deletion: pending operations of the old file are gone with it.
-      freeOperations(t);
-      if (lastWriteFile == t) lastWriteFile = NULL;
+      pl_freeOperations(t);
+      if (pl_lastWriteFile == t) pl_lastWriteFile = NULL;
       t->volatileExists = 1;
       t->recreated = 1;
       t->syncsDirectory = kind != SQLITE_OPEN_MAIN_DB;
     }
     p->tracked = t;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&pl_lock);
   }
   return SQLITE_OK;
 }
 
 static int vfsDelete(sqlite3_vfs *v, const char *name, int syncDir) {
   (void)v;
-  pthread_mutex_lock(&lock);
-  Tracked *t = find(name);
+  pthread_mutex_lock(&pl_lock);
+  Tracked *t = pl_find(name);
   size_t length = strlen(name);
   int isLog = (length > 8 && strcmp(name + length - 8, "-journal") == 0) ||
               (length > 4 && strcmp(name + length - 4, "-wal") == 0);
-  if (!t && isLog && access(name, F_OK) == 0) t = track(name, 0);
+  if (!t && isLog && access(name, F_OK) == 0) t = pl_track(name, 0);
   if (t) {
-    if (event()) {
-      pthread_mutex_unlock(&lock);
+    if (pl_event()) {
+      pthread_mutex_unlock(&pl_lock);
       return SQLITE_IOERR_DELETE;
     }
-    freeOperations(t);
-    if (lastWriteFile == t) lastWriteFile = NULL;
+    pl_freeOperations(t);
+    if (pl_lastWriteFile == t) pl_lastWriteFile = NULL;
     t->volatileExists = 0;
     t->recreated = 0;
     t->syncsDirectory = 0;
-    if (syncDir || unlinkDurable) {
+    if (syncDir || pl_unlinkDurable) {
       t->durableExists = 0;
       free(t->durable);
       t->durable = NULL;
       t->durableSize = 0;
     }
-    if (syncDir) syncDirectory();
+    if (syncDir) pl_syncDirectory();
   }
-  pthread_mutex_unlock(&lock);
+  pthread_mutex_unlock(&pl_lock);
   // The real unlink, without its directory sync (the model holds the durability).
   return unixVFS->xDelete(unixVFS, name, 0);
 }
@@ -453,14 +259,14 @@ static int vfsCurrentTimeInt64(sqlite3_vfs *v, sqlite3_int64 *out) {
 // MARK: Public functions
 
 int powerloss_register(const char *name) {
-  pthread_mutex_lock(&lock);
+  pthread_mutex_lock(&pl_lock);
   if (unixVFS) {
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&pl_lock);
     return SQLITE_OK;
   }
   unixVFS = sqlite3_vfs_find("unix");
   if (!unixVFS) {
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&pl_lock);
     return SQLITE_ERROR;
   }
   methods = (sqlite3_io_methods){
@@ -486,189 +292,6 @@ int powerloss_register(const char *name) {
   vfs.xCurrentTime = vfsCurrentTime;
   vfs.xGetLastError = vfsGetLastError;
   vfs.xCurrentTimeInt64 = vfsCurrentTimeInt64;
-  pthread_mutex_unlock(&lock);
+  pthread_mutex_unlock(&pl_lock);
   return sqlite3_vfs_register(&vfs, 0);
-}
-
-void powerloss_begin(int unlinkIsDurable) {
-  pthread_mutex_lock(&lock);
-  while (files) {
-    Tracked *t = files;
-    files = t->next;
-    freeOperations(t);
-    free(t->operations);
-    free(t->durable);
-    free(t->path);
-    free(t);
-  }
-  eventCount = 0;
-  cutAt = 0;
-  isLost = 0;
-  mainOpens = 0;
-  dataSyncs = 0;
-  lastWriteFile = NULL;
-  unlinkDurable = unlinkIsDurable;
-  pthread_mutex_unlock(&lock);
-}
-
-void powerloss_arm(int64_t cut) {
-  pthread_mutex_lock(&lock);
-  cutAt = cut;
-  pthread_mutex_unlock(&lock);
-}
-
-int64_t powerloss_events(void) {
-  pthread_mutex_lock(&lock);
-  int64_t count = eventCount;
-  pthread_mutex_unlock(&lock);
-  return count;
-}
-
-int powerloss_lost(void) {
-  pthread_mutex_lock(&lock);
-  int lost = isLost;
-  pthread_mutex_unlock(&lock);
-  return lost;
-}
-
-void powerloss_cut_now(void) {
-  pthread_mutex_lock(&lock);
-  isLost = 1;
-  pthread_mutex_unlock(&lock);
-}
-
-int powerloss_main_opens(void) {
-  pthread_mutex_lock(&lock);
-  int count = mainOpens;
-  pthread_mutex_unlock(&lock);
-  return count;
-}
-
-int powerloss_data_syncs(void) {
-  pthread_mutex_lock(&lock);
-  int count = dataSyncs;
-  pthread_mutex_unlock(&lock);
-  return count;
-}
-
-void powerloss_track(const char *path) {
-  pthread_mutex_lock(&lock);
-  track(path, 1);
-  pthread_mutex_unlock(&lock);
-}
-
-void powerloss_rename(const char *from, const char *to, int durable) {
-  pthread_mutex_lock(&lock);
-  Tracked *source = find(from);
-  Tracked *target = find(to);
-  if (!target) target = track(to, source ? source->isMainDatabase : 1);
-  if (source && durable) {
-    // The target's entry now names the source's inode: its durable content, and its
-    // pending operations.
-    free(target->durable);
-    target->durable = source->durable;
-    target->durableSize = source->durableSize;
-    target->durableExists = source->durableExists;
-    freeOperations(target);
-    free(target->operations);
-    target->operations = source->operations;
-    target->operationCount = source->operationCount;
-    target->operationCapacity = source->operationCapacity;
-    target->recreated = source->recreated;
-    target->volatileExists = 1;
-    if (lastWriteFile == source) lastWriteFile = target;
-    source->durable = NULL;
-    source->durableSize = 0;
-    source->durableExists = 0;
-    source->volatileExists = 0;
-    source->operations = NULL;
-    source->operationCount = source->operationCapacity = 0;
-    source->recreated = 0;
-  }
-  pthread_mutex_unlock(&lock);
-}
-
-const char *powerloss_tracked_path(const char *prefix) {
-  size_t length = strlen(prefix);
-  const char *found = NULL;
-  pthread_mutex_lock(&lock);
-  for (Tracked *t = files; t; t = t->next)
-    if (t->isMainDatabase && strlen(t->path) > length && strncmp(t->path, prefix, length) == 0)
-      found = t->path;
-  pthread_mutex_unlock(&lock);
-  return found;
-}
-
-static uint64_t nextRandom(uint64_t *state) {
-  // splitmix64
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-static void writeWhole(const char *path, const unsigned char *data, sqlite3_int64 size) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return;
-  sqlite3_int64 done = 0;
-  while (done < size) {
-    ssize_t n = pwrite(fd, data + done, (size_t)(size - done), done);
-    if (n <= 0) break;
-    done += n;
-  }
-  close(fd);
-}
-
-int powerloss_restore(uint64_t seed, int mode) {
-  pthread_mutex_lock(&lock);
-  isLost = 1;
-  uint64_t state = seed;
-  int dropped = 0;
-  for (Tracked *t = files; t; t = t->next) {
-    if (!t->durableExists) {
-      unlink(t->path);
-      dropped += t->operationCount;
-      continue;
-    }
-    unsigned char *image = NULL;
-    sqlite3_int64 size = t->durableSize;
-    if (size > 0) {
-      image = malloc((size_t)size);
-      memcpy(image, t->durable, (size_t)size);
-    }
-    // Pending operations apply to this image only when they belong to the same file.
-    if (!t->recreated) {
-      for (int i = 0; i < t->operationCount; i++) {
-        const Operation *op = &t->operations[i];
-        int isLast = t == lastWriteFile && i == t->operationCount - 1;
-        if (isLast && !op->isTruncate) {
-          // The last unsynced write: torn half the time (its first half, in 512-byte
-          // sectors when it spans more than one), dropped otherwise.
-          if (nextRandom(&state) & 1) {
-            int half = op->length > 512 ? (op->length / 2 / 512) * 512 : op->length / 2;
-            if (half > 0) apply(&image, &size, op, half);
-          }
-          dropped++;
-        } else if (mode == 1 && (nextRandom(&state) & 1)) {
-          apply(&image, &size, op, op->length);
-        } else {
-          dropped++;
-        }
-      }
-    } else {
-      dropped += t->operationCount;
-    }
-    writeWhole(t->path, image, size);
-    free(image);
-    if (t->isMainDatabase) {
-      size_t length = strlen(t->path);
-      char *shm = malloc(length + 5);
-      memcpy(shm, t->path, length);
-      memcpy(shm + length, "-shm", 5);
-      unlink(shm);
-      free(shm);
-    }
-  }
-  pthread_mutex_unlock(&lock);
-  return dropped;
 }

@@ -5,9 +5,11 @@
 /// works over either:
 ///
 /// ```swift
+/// struct User: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
 /// func importUsers(_ users: [User], into database: some DatabaseAccess) throws {
 ///   try database.write { db in try db.save(users) }
 /// }
+/// try importUsers([User(id: 1, name: "Ann")], into: DatabaseQueue(path: "app.sqlite"))
 /// ```
 ///
 /// The semantics are the same for both:

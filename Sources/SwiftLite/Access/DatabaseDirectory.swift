@@ -6,15 +6,18 @@ import Synchronization
 /// `<prefix>_<user>.sqlite`.
 ///
 /// ```swift
+/// struct Settings: Model { var id: Int64?; var theme: String; static let primaryKey = ["id"] }
+/// struct Message: Model { var id: Int64?; var text: String; static let primaryKey = ["id"] }
+/// struct Contact: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
 /// var common = Migrator()
 /// common.registerModels("v1", Settings.self)
 /// var perUser = Migrator()
 /// perUser.registerModels("v1", Message.self, Contact.self)
 /// let files = try DatabaseDirectory(
-///   path: appSupport + "/db", prefix: "app", maximumReaderCount: 4,
+///   path: "db", prefix: "app", maximumReaderCount: 4,
 ///   common: common, perUser: perUser)                 // a DatabaseDirectory<DatabasePool>
-/// let mine = try files.switchUser(to: "user-42")!     // opens app_user-42.sqlite, migrated
-/// try mine.write { db in try db.save(Message(...)) }  // mine is a DatabasePool
+/// let mine = try files.switchUser(to: "user-42")!     // opens db/app_user-42.sqlite, migrated
+/// try await mine.write { db in try db.save(Message(id: 1, text: "Hi")) }  // a DatabasePool
 /// try files.switchUser(to: nil)                       // signs out: waits, then closes
 /// try files.eraseUser("user-42")                      // removes the file and its -wal, -shm
 /// ```
@@ -40,7 +43,7 @@ import Synchronization
 /// snapshots, its reader count) stays at hand:
 ///
 /// ```swift
-/// let files = try DatabaseDirectory(path: folder, prefix: "app", maximumReaderCount: 4)
+/// let files = try DatabaseDirectory(path: "users", prefix: "app", maximumReaderCount: 4)
 /// let pool: DatabasePool? = try files.switchUser(to: "user-42")
 /// ```
 ///

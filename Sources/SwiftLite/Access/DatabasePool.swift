@@ -119,7 +119,10 @@ public final class DatabasePool: DatabaseAccess {
   /// writer before returning, so no read (on any reader) meets an outdated schema.
   ///
   /// ```swift
-  /// let pool = try DatabasePool(path: "notes.sqlite", preparation: AppDatabase.migrator)
+  /// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+  /// var migrator = Migrator()
+  /// migrator.registerModels("v1", Note.self)
+  /// let pool = try DatabasePool(path: "notes.sqlite", preparation: migrator)
   /// ```
   /// The tables the preparation covers (``DatabasePreparation/preparedTables``) are never
   /// created or migrated by a model's first write afterwards.

@@ -55,8 +55,11 @@ public final class DatabaseQueue: DatabaseAccess {
   /// `preparation` before returning, so the first read finds the schema the app expects.
   ///
   /// ```swift
-  /// let dbQueue = try DatabaseQueue(path: "notes.sqlite", preparation: AppDatabase.migrator)
-  /// let notes = try dbQueue.read { db in try db.findAll(Note.self) }  // never needsMigration
+  /// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+  /// var migrator = Migrator()
+  /// migrator.registerModels("v1", Note.self)
+  /// let dbQueue = try DatabaseQueue(path: "notes.sqlite", preparation: migrator)
+  /// let notes = try await dbQueue.read { db in try db.findAll(Note.self) }  // never needsMigration
   /// ```
   /// The tables the preparation covers (``DatabasePreparation/preparedTables``) are never
   /// created or migrated by a model's first write afterwards.

@@ -3,10 +3,16 @@
 /// changeset.
 ///
 /// ```swift
+/// let pool = try DatabasePool(path: "notes.sqlite")
+/// try await pool.write { db in
+///   try db.execute("CREATE TABLE IF NOT EXISTS note(id INTEGER PRIMARY KEY, body TEXT)")
+///   try db.run("INSERT OR REPLACE INTO note(id, body) VALUES (1, 'a'), (2, 'b')")
+/// }
+/// let (id, other, body) = (1, 2, "edited")
 /// let session = try pool.makeSession(attaching: ["note"])
-/// try pool.write { db in try db.run("UPDATE note SET body = ? WHERE id = ?", [body, id]) }
-/// try pool.write { db in try db.run("DELETE FROM note WHERE id = ?", [other]) }
-/// let changes = try session.changeset()  // both writes
+/// try await pool.write { db in try db.run("UPDATE note SET body = ? WHERE id = ?", [body, id]) }
+/// try await pool.write { db in try db.run("DELETE FROM note WHERE id = ?", [other]) }
+/// let changes = try await session.changeset()  // both writes
 /// ```
 ///
 /// **How it is held:** the database queue owns the connection, and the session lives on

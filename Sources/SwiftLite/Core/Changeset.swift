@@ -6,9 +6,20 @@ import Foundation
 /// database applies it with ``Connection/apply(_:onConflict:)``.
 ///
 /// ```swift
+/// import Foundation
+///
+/// let db = try Connection.inMemory()
+/// let otherDB = try Connection.inMemory()
+/// for copy in [db, otherDB] { try copy.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT)") }
+/// let session = try Session(on: db)
+/// try session.attach("note")
+/// try db.run("INSERT INTO note(body) VALUES ('hello')")
+/// let outbox = URL(fileURLWithPath: ".")  // a folder both copies see
+///
 /// let changes = try session.changeset()
 /// try changes.data.write(to: outbox.appendingPathComponent("0001.changeset"))
 /// // on the other copy:
+/// let file = outbox.appendingPathComponent("0001.changeset")
 /// let received = Changeset(data: try Data(contentsOf: file))
 /// try otherDB.apply(received)
 /// ```

@@ -7,6 +7,14 @@ import Foundation
 /// and columns, never values (they may be private data).
 ///
 /// ```swift
+/// let (db, other) = (try Connection.inMemory(), try Connection.inMemory())
+/// for copy in [db, other] { try copy.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT)") }
+/// let session = try Session(on: other)
+/// try session.attach("note")
+/// try other.run("INSERT INTO note(id, body) VALUES (1, 'theirs')")
+/// let changeset = try session.changeset()
+/// try db.run("INSERT INTO note(id, body) VALUES (1, 'ours')")  // the same row, here already
+///
 /// do {
 ///   try db.apply(changeset) { conflict in conflict.kind == .data ? .replace : .abort }
 /// } catch ChangesetError.aborted(let kind, let table) {

@@ -6,6 +6,19 @@ extension Connection {
   /// Adds (or replaces) an aggregate SQL function whose groups are values of `type`.
   ///
   /// ```swift
+  /// struct Median: SQLAggregate {
+  ///   var values: [Double] = []
+  ///   mutating func step(_ arguments: [SQLiteValue]) throws {
+  ///     if case .real(let value) = arguments[0] { values.append(value) }
+  ///   }
+  ///   func finish() throws -> (any SQLiteValueConvertible)? {
+  ///     values.isEmpty ? nil : values.sorted()[values.count / 2]
+  ///   }
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE item(shop TEXT, price REAL)")
+  /// try db.run("INSERT INTO item VALUES ('a', 1.5), ('a', 4.0), ('b', 2.0)")
+  ///
   /// try db.createAggregate("median", argumentCount: 1, Median.self)
   /// let medians = try db.query("SELECT shop, median(price) FROM item GROUP BY shop")
   /// ```
@@ -33,12 +46,17 @@ extension Connection {
   /// `initial`, `step` folds each row's arguments into it, and `finish` gives the result.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE note(body TEXT)")
+  /// try db.run("INSERT INTO note VALUES ('ab'), ('cde')")
+  ///
   /// try db.createAggregate(
   ///   "total_length", argumentCount: 1, initial: 0,
   ///   step: { total, arguments in
   ///     if case .text(let text) = arguments[0] { total += text.count }
   ///   },
   ///   finish: { total in total })
+  /// let total = try db.scalar(Int.self, "SELECT total_length(body) FROM note")  // 5
   /// ```
   /// - Parameters:
   ///   - name: as for ``createAggregate(_:argumentCount:deterministic:_:)``.

@@ -14,6 +14,12 @@ extension Connection {
   /// `DatabasePool.read`) to copy one snapshot while others write, without restarts.
   ///
   /// ```swift
+  /// let memory = try Connection.inMemory()
+  /// try memory.execute("CREATE TABLE t(x)")
+  /// try memory.run("INSERT INTO t VALUES (1), (2)")
+  /// let fileConnection = try Connection(path: "copy.sqlite")
+  /// let userCancelled = false
+  ///
   /// try memory.backup(to: fileConnection, pagesPerStep: 100) { progress in
   ///   print("\(progress.completedPages) of \(progress.totalPages) pages")
   ///   if userCancelled { throw CancellationError() }
@@ -69,12 +75,20 @@ extension Connection {
   /// The copy is written next to `path` under a temporary name, through this connection's
   /// VFS (``OpenOptions/vfs``), and renamed into place when done, so a failure or a
   /// cancellation leaves no partial file (and an older file at `path` as it was). Works from an in-memory database, where `VACUUM INTO` is no help.
+  ///
+  /// Once this returns, the backup survives a power loss: the copy was synced before the
+  /// rename, and the folder holding `path` is synced after it (`fsync` of the directory;
+  /// `F_FULLFSYNC` where Darwin's file system supports it), since a file's own syncs do not
+  /// make its new name durable.
   /// - Parameters:
   ///   - path: the file to write.
   ///   - pagesPerStep: pages copied per step; 0 or less copies everything in one step.
   ///   - progress: called after each step; throw from it to cancel.
   /// - Throws: what `progress` throws; `SQLiteError` when the copy fails or the file cannot
-  ///   be created; `POSIXError` when the rename into place fails.
+  ///   be created; `POSIXError` when the rename into place fails (the file at `path` is then
+  ///   as it was); `SQLiteError` with the extended code `SQLITE_IOERR_DIR_FSYNC` (1290)
+  ///   when the folder cannot be synced after the rename: the new file is in place, but a
+  ///   power loss may still bring the old one back.
   public func backup(
     toPath path: String, pagesPerStep: Int = 256,
     progress: ((BackupProgress) throws -> Void)? = nil
@@ -91,6 +105,7 @@ extension Connection {
     // A short suffix, so that a name near the file system's limit still fits.
     let temporary = path + ".bk" + String(UInt32.random(in: .min ... .max), radix: 16)
     let manager = FileManager.default
+    let placement = BackupPlacement.forVFS(vfs)
     let removeTemporary = {
       for suffix in ["", "-journal", "-wal", "-shm"] {
         try? manager.removeItem(atPath: temporary + suffix)
@@ -115,12 +130,23 @@ extension Connection {
       // Files left by an earlier database of that name would be taken as this one's.
       for suffix in ["-journal", "-wal", "-shm"] { try? manager.removeItem(atPath: path + suffix) }
       // rename(2) replaces an existing file in one step.
-      if rename(temporary, path) != 0 {
-        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-      }
+      let code = placement.rename(temporary, path)
+      if code != 0 { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
     } catch {
       removeTemporary()
       throw error
+    }
+    // The rename changed the folder, not the file: until the folder is synced, a power
+    // loss may leave the old file at `path` (or none) and the copy under its temporary name.
+    let directory = BackupPlacement.directory(of: path)
+    let code = placement.syncDirectory(directory)
+    if code != 0 {
+      // SQLITE_IOERR_DIR_FSYNC (a macro Swift does not import), SQLite's code for a folder
+      // it could not sync.
+      throw SQLiteError(
+        extendedCode: SQLiteError.Code(rawValue: SQLITE_IOERR | (5 << 8)),
+        message: "the backup is at '\(path)', but its folder '\(directory)' could not be synced, "
+          + "so a power loss may undo it: \(String(cString: strerror(code)))")
     }
   }
 

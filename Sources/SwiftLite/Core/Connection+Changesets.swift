@@ -14,6 +14,13 @@ extension Connection {
   /// savepoint inside a transaction already open): every change or none.
   ///
   /// ```swift
+  /// let (db, other) = (try Connection.inMemory(), try Connection.inMemory())
+  /// for copy in [db, other] { try copy.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT)") }
+  /// let session = try Session(on: other)
+  /// try session.attach("note")
+  /// try other.run("INSERT INTO note(id, body) VALUES (1, 'theirs')")
+  /// let changeset = try session.changeset()
+  ///
   /// try db.apply(changeset) { conflict in
   ///   switch conflict.kind {
   ///   case .data, .conflict: return .replace  // the incoming row wins

@@ -163,6 +163,10 @@ extension Connection {
   /// arguments, as ``Statement/bind(values:)-(V)`` binds.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT, age INTEGER, city TEXT)")
+  /// let city = "Paris"
+  ///
   /// let rows = try db.query("SELECT * FROM user WHERE age >= ? AND city = ?", values: 18, city)
   /// ```
   /// - Throws: `SQLiteError`: `.range` when the number of values differs from the
@@ -226,6 +230,11 @@ extension Connection {
   /// one row up, without an array of arguments, its row copied once into one allocation.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT, age INTEGER)")
+  /// try db.run("INSERT INTO user(id, name, age) VALUES (1, 'Ann', 30)")
+  /// let id = 1
+  ///
   /// if let user = try db.queryFirst("SELECT name, age FROM user WHERE id = ?", values: id) {
   ///   let name: String = try user.get("name")
   /// }
@@ -252,6 +261,9 @@ extension Connection {
   /// when there is no row or the value is NULL.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT)")
+  ///
   /// let count = try db.scalar(Int.self, "SELECT count(*) FROM user") ?? 0
   /// ```
   /// - Throws: `SQLiteError` as ``run(_:_:)`` does; `DecodingError` when the value does not

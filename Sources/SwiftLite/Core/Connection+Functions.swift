@@ -8,11 +8,15 @@ extension Connection {
   /// Adds (or replaces) an SQL function that runs a Swift closure.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE user(name TEXT)")
+  /// try db.run("INSERT INTO user VALUES ('Ann')")
+  ///
   /// try db.createFunction("reverse", argumentCount: 1, deterministic: true) { arguments in
   ///   guard case .text(let text) = arguments[0] else { return nil }
   ///   return String(text.reversed())
   /// }
-  /// let name = try db.scalar(String.self, "SELECT reverse(name) FROM user")
+  /// let name = try db.scalar(String.self, "SELECT reverse(name) FROM user")  // "nnA"
   /// ```
   ///
   /// The closure runs on the thread of the statement that calls the function, while it

@@ -18,8 +18,12 @@ extension Connection {
   /// function to this connection.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE person(name TEXT)")
+  /// try db.run("INSERT INTO person VALUES ('Zoë'), ('zoe')")
+  ///
   /// try db.addUnicodeCaseFolding()
-  /// let rows = try db.query("SELECT * FROM person WHERE unicode_like(?, name)", ["%zoë%"])
+  /// let rows = try db.query("SELECT * FROM person WHERE unicode_like(?, name)", ["%ZOË%"])
   /// let sorted = try db.query("SELECT name FROM person ORDER BY name COLLATE UNICODE_NOCASE")
   /// ```
   ///

@@ -10,8 +10,11 @@ extension Connection {
   /// ```swift
   /// import CSQLite
   ///
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE t(x)")
+  /// try db.run("INSERT INTO t VALUES (1), (2)")
   /// let changes = try db.withUnsafeHandle { handle in
-  ///   sqlite3_changes64(handle)
+  ///   sqlite3_changes64(handle)  // 2
   /// }
   /// ```
   ///
@@ -54,7 +57,11 @@ extension Connection {
   /// off), then off again. See <https://sqlite.org/loadext.html>.
   ///
   /// ```swift
-  /// try db.loadExtension(path: "/usr/lib/sqlite3/pcre.so")
+  /// import Foundation
+  ///
+  /// let db = try Connection.inMemory()
+  /// let pcre = "/usr/lib/sqlite3/pcre.so"  // Debian's sqlite3-pcre package
+  /// if FileManager.default.fileExists(atPath: pcre) { try db.loadExtension(path: pcre) }
   /// ```
   /// An extension lives as long as its connection: over a ``DatabasePool``, load it on
   /// every connection through ``OpenOptions/connectionSetup``.

@@ -10,6 +10,10 @@ import Foundation
 /// Read raw values, or typed ones with the explicit mapping of ``SQLiteValueConvertible``:
 ///
 /// ```swift
+/// let db = try Connection.inMemory()
+/// try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER)")
+/// try db.run("INSERT INTO user(name, age) VALUES ('Ann', NULL)")
+///
 /// for row in try db.query("SELECT id, name, age FROM user") {
 ///   let id: Int64 = try row.get(at: 0)
 ///   let name: String = try row.get("name")

@@ -14,7 +14,9 @@
 ///     return sorted.isEmpty ? nil : sorted[sorted.count / 2]
 ///   }
 /// }
+/// let db = try Connection.inMemory()
 /// try db.createAggregate("median", argumentCount: 1, Median.self)
+/// let median = try db.scalar(Double.self, "SELECT median(value) FROM (SELECT 1 AS value UNION SELECT 5)")
 /// ```
 ///
 /// Register it with ``Connection/createAggregate(_:argumentCount:deterministic:_:)``. A

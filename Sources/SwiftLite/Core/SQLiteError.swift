@@ -11,9 +11,14 @@ import Foundation
 /// Match it by code or by kind:
 ///
 /// ```swift
+/// let db = try Connection.inMemory()
+/// try db.execute("CREATE TABLE users(id INTEGER PRIMARY KEY, phone TEXT UNIQUE)")
+/// let phone = "555-0100"
+/// try db.run("INSERT INTO users(phone) VALUES (?)", [phone])
+///
 /// do { try db.run("INSERT INTO users(phone) VALUES (?)", [phone]) }
-/// catch let error as SQLiteError where error.constraintKind == .unique { ... }
-/// catch SQLiteError.Code.busy { ... }
+/// catch let error as SQLiteError where error.constraintKind == .unique { print(error.message) }
+/// catch SQLiteError.Code.busy { print("busy: try again later") }
 /// ```
 ///
 /// See <https://sqlite.org/rescode.html>.

@@ -7,6 +7,11 @@ import Synchronization
 /// (<https://sqlite.org/sessionintro.html>).
 ///
 /// ```swift
+/// import Foundation
+///
+/// let (db, other) = (try Connection.inMemory(), try Connection.inMemory())
+/// for copy in [db, other] { try copy.execute("CREATE TABLE note(id TEXT PRIMARY KEY, body TEXT)") }
+///
 /// let session = try Session(on: db)
 /// try session.attach("note")
 /// try db.run("INSERT INTO note(id, body) VALUES (?, ?)", [UUID().uuidString, "hello"])

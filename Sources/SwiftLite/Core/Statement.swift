@@ -8,6 +8,10 @@ import Foundation
 /// `Sendable`: use it on the thread (or inside the queue closure) that made it.
 ///
 /// ```swift
+/// let db = try Connection.inMemory()
+/// try db.execute("CREATE TABLE point(x REAL, y REAL)")
+/// let points = [(0.0, 1.0), (2.5, -3.0)]
+///
 /// let insert = try db.prepare("INSERT INTO point(x, y) VALUES (?, ?)")
 /// for (x, y) in points {
 ///   try insert.bind(values: x, y)

@@ -4,6 +4,9 @@
 /// Write them as literals:
 ///
 /// ```swift
+/// let db = try Connection.inMemory()
+/// try db.execute("CREATE TABLE user(id TEXT PRIMARY KEY, name TEXT, age INTEGER)")
+///
 /// try db.run("INSERT INTO user(id, name, age) VALUES (?, ?, ?)", ["u1", "Ann", 42])
 /// try db.run("UPDATE user SET age = :age WHERE id = :id", ["age": 43, "id": "u1"])
 /// ```

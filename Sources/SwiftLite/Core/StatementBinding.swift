@@ -19,6 +19,10 @@ extension Statement {
   /// many times. Unlike ``bind(_:)``, it builds no array and no existential per value.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE point(x REAL, y REAL, label TEXT)")
+  /// let points: [(x: Double, y: Double, label: String?)] = [(0, 1, "origin"), (2, 3, nil)]
+  ///
   /// let insert = try db.prepare("INSERT INTO point(x, y, label) VALUES (?, ?, ?)")
   /// for point in points {
   ///   try insert.bind(values: point.x, point.y, point.label)  // label: String?

@@ -13,6 +13,11 @@ extension Connection {
   /// rethrows that first error.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE account(id INTEGER PRIMARY KEY, balance INTEGER)")
+  /// try db.run("INSERT INTO account VALUES (1, 100), (2, 0)")
+  /// let (from, to) = (1, 2)
+  ///
   /// try db.transaction(.immediate) { db in
   ///   try db.run("UPDATE account SET balance = balance - 10 WHERE id = ?", [from])
   ///   try db.run("UPDATE account SET balance = balance + 10 WHERE id = ?", [to])

@@ -3,6 +3,7 @@
 /// made, with `REFERENCES`), read when the query runs.
 ///
 /// ```swift
+/// struct Grade: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
 /// struct SchoolClass: Model {
 ///   var id: Int64?
 ///   var gradeID: Int64
@@ -10,6 +11,11 @@
 ///   static let foreignKeys = [ForeignKey(["gradeID"], references: Grade.tableName, onDelete: .cascade)]
 ///   static let grade = belongsTo(Grade.self)
 /// }
+/// let db = try Connection.inMemory()
+/// try db.save(Grade(id: 1, name: "First"))
+/// let someClass = SchoolClass(id: 1, gradeID: 1)
+/// try db.save(someClass)
+///
 /// let grade = try db.fetchOne(SchoolClass.grade, of: someClass)
 /// ```
 public struct BelongsTo<Child: Model, Parent: Model>: Sendable {
@@ -42,6 +48,18 @@ public struct BelongsTo<Child: Model, Parent: Model>: Sendable {
 ///   static let primaryKey = ["id"]
 ///   static let classes = hasMany(SchoolClass.self)
 /// }
+/// struct SchoolClass: Model {
+///   var id: Int64?
+///   var gradeID: Int64
+///   var name: String
+///   static let primaryKey = ["id"]
+///   static let foreignKeys = [ForeignKey(["gradeID"], references: Grade.tableName)]
+/// }
+/// let db = try Connection.inMemory()
+/// let grade = Grade(id: 1, name: "First")
+/// try db.save(grade)
+/// try db.save([SchoolClass(id: 1, gradeID: 1, name: "A1"), SchoolClass(id: 2, gradeID: 1, name: "B1")])
+///
 /// let classes = try db.fetchAll(Grade.classes, of: grade)
 /// let gradesWithClasses = try Grade.all().fetchAll(db, including: Grade.classes)  // two statements
 /// let withA = try Grade.all().joining(Grade.classes.filter(Column("name").hasPrefix("A"))).fetchAll(db)
@@ -72,6 +90,25 @@ public struct HasMany<Parent: Model, Child: Model>: Sendable {
   /// still in one statement (a window function numbers each parent's children).
   ///
   /// ```swift
+  /// import Foundation
+  ///
+  /// struct Folder: Model {
+  ///   var id: Int64?
+  ///   var name: String
+  ///   static let primaryKey = ["id"]
+  ///   static let notes = hasMany(Note.self)
+  /// }
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var folderID: Int64
+  ///   var updatedAt: Date
+  ///   static let primaryKey = ["id"]
+  ///   static let foreignKeys = [ForeignKey(["folderID"], references: Folder.tableName)]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Folder(id: 1, name: "Inbox"))
+  /// try db.save((1...5).map { Note(id: $0, folderID: 1, updatedAt: Date()) })
+  ///
   /// let latest = try Folder.all().fetchAll(db, including: Folder.notes.order(Column("updatedAt").desc).limit(3))
   /// ```
   public func limit(_ count: Int, offset: Int? = nil) -> HasMany {

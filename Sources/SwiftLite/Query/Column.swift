@@ -2,6 +2,10 @@
 /// query interface turns into the table's own spelling of the column on a mapped table.
 ///
 /// ```swift
+/// struct Person: Model { var id: Int64?; var name: String; var age: Int; static let primaryKey = ["id"] }
+/// let db = try Connection.inMemory()
+/// try db.save([Person(id: 1, name: "Ann", age: 30), Person(id: 2, name: "Bo", age: 9)])
+///
 /// let adults = try Person.filter(Column("age") >= 18).order(Column("name")).fetchAll(db)
 /// ```
 ///
@@ -11,12 +15,15 @@
 /// (`Column(Person.CodingKeys.age)`); a model may also gather its columns in one place:
 ///
 /// ```swift
+/// struct Person: Model { var id: Int64?; var name: String; var age: Int; static let primaryKey = ["id"] }
+///
 /// extension Person {
 ///   enum Columns {
 ///     static let name = Column("name")
 ///     static let age = Column("age")
 ///   }
 /// }
+/// let adults = Person.filter(Person.Columns.age >= 18).order(Person.Columns.name)
 /// ```
 public struct Column: SQLExpressible, SQLOrderable, Hashable, Sendable {
   /// The property (or column) name.

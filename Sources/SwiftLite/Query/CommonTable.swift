@@ -3,6 +3,13 @@
 /// in folders, replies to replies) in one statement.
 ///
 /// ```swift
+/// struct Folder: Model { var id: Int64?; var parentID: Int64?; var name: String; static let primaryKey = ["id"] }
+/// struct Note: Model { var id: Int64?; var folderID: Int64; var title: String; static let primaryKey = ["id"] }
+/// let db = try Connection.inMemory()
+/// try db.save([Folder(id: 1, parentID: nil, name: "Work"), Folder(id: 2, parentID: 1, name: "Plans")])
+/// try db.save(Note(id: 1, folderID: 2, title: "Roadmap"))
+/// let rootID: Int64 = 1
+///
 /// let subtree = CommonTable(recursive: "subtree", """
 ///   SELECT * FROM folder WHERE id = \(rootID)
 ///   UNION ALL

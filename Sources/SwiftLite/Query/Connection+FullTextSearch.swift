@@ -5,7 +5,14 @@ extension Connection {
   /// default), each with all the table's columns.
   ///
   /// ```swift
-  /// let rows = try db.search(in: index, matching: .prefixes(in: field.text), limit: 20)
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT, body TEXT)")
+  /// let index = FullTextIndex(table: "note", columns: ["title", "body"])
+  /// try db.createFullTextIndex(index)
+  /// try db.run("INSERT INTO note(title, body) VALUES ('Zoë', 'small talk')")
+  /// let typed = "zo sm"  // what the search field holds
+  ///
+  /// let rows = try db.search(in: index, matching: .prefixes(in: typed), limit: 20)
   /// ```
   /// - Parameters:
   ///   - index: the index to search.

@@ -5,6 +5,10 @@ extension Connection {
   /// Runs one statement written by interpolation, every interpolated value bound.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT)")
+  /// let (name, ids): (String, [Int64]) = ("Ann", [1, 2, 3])
+  ///
   /// try db.run("UPDATE user SET name = \(name) WHERE id IN \(ids)")
   /// ```
   /// - Returns: the number of rows inserted, updated or deleted (0 for other statements).
@@ -29,6 +33,10 @@ extension Connection {
   /// The first column of the first row of a query written by interpolation, or `nil`.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, age INTEGER)")
+  /// let minimum = 18
+  ///
   /// let count = try db.scalar(Int.self, "SELECT count(*) FROM user WHERE age >= \(minimum)") ?? 0
   /// ```
   /// - Throws: `SQLiteError`; `DecodingError` when the value does not convert to `T`.
@@ -39,7 +47,14 @@ extension Connection {
   /// Streams the rows of a query written by interpolation, one at a time, in place.
   ///
   /// ```swift
-  /// try db.forEachRow("SELECT * FROM event WHERE day = \(day)") { row in ... }
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE event(day TEXT, title TEXT)")
+  /// try db.run("INSERT INTO event VALUES ('2026-12-01', 'Launch')")
+  /// let day = "2026-12-01"
+  ///
+  /// try db.forEachRow("SELECT * FROM event WHERE day = \(day)") { row in
+  ///   print(try row.get(String.self, "title"))
+  /// }
   /// ```
   /// - Throws: `SQLiteError`, or what `body` throws.
   public func forEachRow(_ sql: SQL, _ body: (Row) throws -> Void) throws {

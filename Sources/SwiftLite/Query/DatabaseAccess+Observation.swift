@@ -5,10 +5,16 @@ extension DatabaseAccess {
   /// each committed write that changed a table it read.
   ///
   /// ```swift
+  /// let dbQueue = try DatabaseQueue(path: "app.sqlite")
+  /// try await dbQueue.write { db in try db.execute("CREATE TABLE IF NOT EXISTS user(name TEXT)") }
+  ///
   /// let names = dbQueue.observe { db in
   ///   try db.query("SELECT name FROM user ORDER BY name").map { try $0.get(String.self, "name") }
   /// }
-  /// for try await list in names { print(list) }
+  /// for try await list in names {
+  ///   print(list)
+  ///   break  // an app keeps listening; this example stops at the first value
+  /// }
   /// ```
   ///
   /// `fetch` runs in a ``read(_:)-2qvi5``: on a ``DatabasePool``, on a reader connection,
@@ -28,6 +34,9 @@ extension DatabaseAccess {
   /// read (see ``observe(_:)``).
   ///
   /// ```swift
+  /// let dbQueue = try DatabaseQueue(path: "app.sqlite")
+  /// try await dbQueue.write { db in try db.execute("CREATE TABLE IF NOT EXISTS user(name TEXT)") }
+  ///
   /// let observation = dbQueue.observe(
   ///   { db in try db.scalar(Int.self, "SELECT count(*) FROM user") ?? 0 },
   ///   onChange: { count in print("users:", count) })

@@ -3,8 +3,12 @@
 /// ``DatabaseAccess/observe(_:)``.
 ///
 /// ```swift
+/// let dbQueue = try DatabaseQueue(path: "app.sqlite")
+/// try await dbQueue.write { db in try db.execute("CREATE TABLE IF NOT EXISTS user(name TEXT)") }
+///
 /// for try await count in dbQueue.observe({ db in try db.scalar(Int.self, "SELECT count(*) FROM user") ?? 0 }) {
 ///   print("users:", count)
+///   break  // an app keeps listening; this example stops at the first value
 /// }
 /// ```
 ///

@@ -4,6 +4,17 @@
 /// (<https://sqlite.org/fts5.html#the_snippet_function>).
 ///
 /// ```swift
+/// struct Note: Model {
+///   var id: Int64?
+///   var title: String
+///   var body: String
+///   static let primaryKey = ["id"]
+///   static let fullTextIndexes = [FullTextIndex(Note.self, columns: ["title", "body"])]
+/// }
+/// let db = try Connection.inMemory()
+/// try db.save(Note(id: 1, title: "Tea", body: "Green tea, then black tea"))
+/// let text = "tea"
+///
 /// let hits = try Note.all().matching(.allWords(in: text)).limit(20).fetchHits(db, [
 ///   .snippet(before: "<mark>", after: "</mark>", ellipsis: "…", tokens: 12),
 ///   .highlight("title", before: "<mark>", after: "</mark>"),

@@ -5,6 +5,24 @@ extension HasMany {
   /// The number of the parent's children (of this association: its filters apply).
   ///
   /// ```swift
+  /// struct Folder: Model {
+  ///   var id: Int64?
+  ///   var name: String
+  ///   static let primaryKey = ["id"]
+  ///   static let notes = hasMany(Note.self)
+  /// }
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var folderID: Int64
+  ///   var title: String
+  ///   static let primaryKey = ["id"]
+  ///   static let foreignKeys = [ForeignKey(["folderID"], references: Folder.tableName)]
+  /// }
+  /// struct FolderInfo: Decodable { var id: Int64; var name: String; var noteCount: Int }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Folder(id: 1, name: "Inbox"))
+  /// try db.save((1...10).map { Note(id: $0, folderID: 1, title: "Note \($0)") })
+  ///
   /// let busy = try Folder.all().having(Folder.notes.count >= 10).fetchAll(db)
   /// let rows = try Folder.all().annotated(with: Folder.notes.count.aliased("noteCount"))
   ///   .fetchAll(db, as: FolderInfo.self)

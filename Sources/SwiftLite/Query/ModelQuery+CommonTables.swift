@@ -16,6 +16,11 @@ extension Model {
   /// and fetch them as models of a table.
   ///
   /// ```swift
+  /// struct Folder: Model { var id: Int64?; var parentID: Int64?; var name: String; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save([Folder(id: 1, parentID: nil, name: "Home"), Folder(id: 2, parentID: 1, name: "Trash")])
+  /// let rootID: Int64 = 1
+  ///
   /// let tree = CommonTable(recursive: "tree", """
   ///   SELECT * FROM folder WHERE id = \(rootID)
   ///   UNION ALL SELECT folder.* FROM folder JOIN tree ON folder.parentID = tree.id

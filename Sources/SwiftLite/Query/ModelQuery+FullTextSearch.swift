@@ -5,8 +5,20 @@ extension ModelQuery {
   /// ordered otherwise, combined with every filter of the query:
   ///
   /// ```swift
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var folderID: Int64
+  ///   var title: String
+  ///   var body: String
+  ///   static let primaryKey = ["id"]
+  ///   static let fullTextIndexes = [FullTextIndex(Note.self, columns: ["title", "body"])]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Note(id: 1, folderID: 1, title: "Tea", body: "Green tea"))
+  /// let (folderID, userInput): (Int64, String) = (1, "tea")
+  ///
   /// let page = try Note.all()
-  ///   .filter(Column("folderID") == folder.id)
+  ///   .filter(Column("folderID") == folderID)
   ///   .matching(.allWords(in: userInput), weights: ["title": 10])   // a title word counts 10x
   ///   .limit(20, offset: 40)
   ///   .fetchAll(db)

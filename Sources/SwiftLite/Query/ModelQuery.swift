@@ -3,6 +3,19 @@
 /// Every value is bound when the query runs.
 ///
 /// ```swift
+/// import Foundation
+///
+/// struct Person: Model {
+///   var id: Int64?
+///   var name: String
+///   var age: Int
+///   var lastSeen: Date
+///   static let primaryKey = ["id"]
+/// }
+/// let db = try Connection.inMemory()
+/// try db.save(Person(id: 1, name: "Ann", age: 30, lastSeen: Date()))
+/// let (typed, cutoff) = ("an", Date(timeIntervalSinceNow: -365 * 86_400))
+///
 /// let adults = Person.filter(Column("age") >= 18)
 /// let page = try adults.order(Column("name").asc, Column("age").desc)
 ///   .limit(20, offset: 40)
@@ -111,6 +124,23 @@ public struct ModelQuery<M: Model>: Sendable {
   /// which is what a condition on a relation's aggregate needs:
   ///
   /// ```swift
+  /// struct Folder: Model {
+  ///   var id: Int64?
+  ///   var name: String
+  ///   static let primaryKey = ["id"]
+  ///   static let notes = hasMany(Note.self)
+  /// }
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var folderID: Int64
+  ///   var title: String
+  ///   static let primaryKey = ["id"]
+  ///   static let foreignKeys = [ForeignKey(["folderID"], references: Folder.tableName)]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save([Folder(id: 1, name: "Inbox"), Folder(id: 2, name: "Empty")])
+  /// try db.save((1...10).map { Note(id: $0, folderID: 1, title: "Note \($0)") })
+  ///
   /// let busy = try Folder.all().having(Folder.notes.count >= 10).fetchAll(db)
   /// let empty = try Folder.all().having(Folder.notes.isEmpty).fetchAll(db)
   /// ```
@@ -123,6 +153,23 @@ public struct ModelQuery<M: Model>: Sendable {
   /// the model's properties and the aliases, or from the rows of `fetchRows(_:)`.
   ///
   /// ```swift
+  /// struct Folder: Model {
+  ///   var id: Int64?
+  ///   var name: String
+  ///   static let primaryKey = ["id"]
+  ///   static let notes = hasMany(Note.self)
+  /// }
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var folderID: Int64
+  ///   var title: String
+  ///   static let primaryKey = ["id"]
+  ///   static let foreignKeys = [ForeignKey(["folderID"], references: Folder.tableName)]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Folder(id: 1, name: "Inbox"))
+  /// try db.save(Note(id: 1, folderID: 1, title: "Plan"))
+  ///
   /// struct FolderInfo: Decodable { var id: Int64; var name: String; var noteCount: Int }
   /// let folders = try Folder.all()
   ///   .annotated(with: Folder.notes.count.aliased("noteCount"))

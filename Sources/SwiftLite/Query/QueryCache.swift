@@ -5,10 +5,16 @@ import Synchronization
 /// or ``DatabasePool``, and dropped as soon as a committed write changes a table they read.
 ///
 /// ```swift
+/// let dbQueue = try DatabaseQueue(path: "school.sqlite")
+/// try await dbQueue.write { db in
+///   try db.execute("CREATE TABLE IF NOT EXISTS grade(id INTEGER PRIMARY KEY, name TEXT, year INTEGER)")
+///   try db.run("INSERT OR REPLACE INTO grade VALUES (1, '5A', 2024)")
+/// }
+///
 /// let cache = try QueryCache(dbQueue, maximumBytes: 8 << 20)
 /// let rows = try cache.query("SELECT * FROM grade WHERE year = ?", [2024])  // runs the query
 /// let again = try cache.query("SELECT * FROM grade WHERE year = ?", [2024]) // from memory
-/// try dbQueue.write { db in try db.run("UPDATE grade SET name = ? WHERE id = ?", ["6A", 1]) }
+/// try await dbQueue.write { db in try db.run("UPDATE grade SET name = ? WHERE id = ?", ["6A", 1]) }
 /// let fresh = try cache.query("SELECT * FROM grade WHERE year = ?", [2024]) // runs it again
 /// ```
 ///
@@ -165,6 +171,13 @@ public final class QueryCache: Sendable {
   /// (see ``SQL``), from memory when possible, as ``query(_:_:)``.
   ///
   /// ```swift
+  /// let dbQueue = try DatabaseQueue(path: "school.sqlite")
+  /// try await dbQueue.write { db in
+  ///   try db.execute("CREATE TABLE IF NOT EXISTS grade(id INTEGER PRIMARY KEY, name TEXT, year INTEGER)")
+  /// }
+  /// let cache = try QueryCache(dbQueue)
+  /// let year = 2024
+  ///
   /// let rows = try cache.query("SELECT * FROM grade WHERE year = \(year)")
   /// ```
   /// - Throws: as ``query(_:_:)``.

@@ -2,6 +2,9 @@
 /// bound parameter, never spliced into the text.
 ///
 /// ```swift
+/// let db = try Connection.inMemory()
+/// try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT)")
+///
 /// let name = "O'Brien"
 /// let ids: [Int64] = [1, 2, 3]
 /// let rows = try db.query("SELECT * FROM user WHERE name = \(name) AND id IN \(ids)")

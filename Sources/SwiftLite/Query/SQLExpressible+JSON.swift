@@ -6,6 +6,11 @@ extension SQLExpressible {
   /// `"$.\"a.b\""`), as SQL: text, a number, NULL, or JSON text for an array or an object.
   ///
   /// ```swift
+  /// struct Address: Codable { var city: String }
+  /// struct Person: Model { var id: Int64?; var address: Address; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Person(id: 1, address: Address(city: "Paris")))
+  ///
   /// let inParis = try Person.filter(Column("address").jsonValue(at: "$.city") == "Paris").fetchAll(db)
   /// ```
   /// A malformed path or malformed JSON makes the statement fail with `SQLiteError`.
@@ -24,6 +29,10 @@ extension SQLExpressible {
   /// WHERE value = ?)`.
   ///
   /// ```swift
+  /// struct Note: Model { var id: Int64?; var tags: [String]; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Note(id: 1, tags: ["urgent", "work"]))
+  ///
   /// let urgent = try Note.filter(Column("tags").jsonArrayContains("urgent")).fetchAll(db)
   /// ```
   public func jsonArrayContains(_ element: some SQLiteValueConvertible) -> SQLExpression {
@@ -37,6 +46,11 @@ extension Column {
   /// text value is stored as a JSON string; use `set(to:)` with `json(...)` SQL for JSON.
   ///
   /// ```swift
+  /// struct Address: Codable { var city: String }
+  /// struct Person: Model { var id: Int64?; var address: Address; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Person(id: 1, address: Address(city: "Paris")))
+  ///
   /// try Person.filter(Column("id") == 1).updateAll(db, Column("address").set(json: "$.city", to: "Lyon"))
   /// ```
   public func set(json path: String, to value: some SQLiteValueConvertible) -> ColumnAssignment {

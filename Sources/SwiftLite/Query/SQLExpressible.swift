@@ -49,7 +49,14 @@ extension SQLExpressible {
   /// `IN (SELECT ...)`: the subquery should select one column.
   ///
   /// ```swift
+  /// struct SchoolClass: Model { var id: Int64?; var gradeID: Int64; static let primaryKey = ["id"] }
+  /// struct Lesson: Model { var id: Int64?; var classID: Int64; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save(SchoolClass(id: 1, gradeID: 1))
+  /// try db.save(Lesson(id: 1, classID: 1))
+  ///
   /// let taught = Column("classID").in(SchoolClass.all().select(Column("id")).filter(Column("gradeID") == 1))
+  /// let lessons = try Lesson.filter(taught).fetchAll(db)
   /// ```
   public func `in`<Other: Model>(_ subquery: ModelQuery<Other>) -> SQLExpression {
     SQLExpression(.subquery(sqlExpression.node, subquery, negated: false))

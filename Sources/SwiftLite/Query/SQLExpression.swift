@@ -3,6 +3,8 @@
 /// every value in it is bound when the query runs.
 ///
 /// ```swift
+/// let days = 30
+///
 /// let condition = Column("age") >= 18 && (Column("name").hasPrefix("A") || Column("email").isNull)
 /// let raw = SQLExpression("julianday('now') - julianday(\(Column("bornAt"))) > \(days)")
 /// ```

@@ -1,7 +1,19 @@
 /// One term of `ORDER BY`: an expression, its direction, and where NULLs go.
 ///
 /// ```swift
-/// .order(Column("grade").desc, Column("nickname").asc.nullsLast, Column("name"))
+/// struct Pupil: Model {
+///   var id: Int64?
+///   var name: String
+///   var nickname: String?
+///   var grade: Int
+///   static let primaryKey = ["id"]
+/// }
+/// let db = try Connection.inMemory()
+/// try db.save([Pupil(id: 1, name: "Ann", nickname: nil, grade: 5), Pupil(id: 2, name: "Bo", nickname: "B", grade: 5)])
+///
+/// let pupils = try Pupil.all()
+///   .order(Column("grade").desc, Column("nickname").asc.nullsLast, Column("name"))
+///   .fetchAll(db)
 /// ```
 public struct SQLOrdering: SQLOrderable, Sendable {
   let expression: SQLExpression

@@ -2,7 +2,18 @@
 /// its bm25 score, and the snippets asked for.
 ///
 /// ```swift
-/// for hit in try Note.all().matching(.allWords(in: text)).limit(20, offset: 40)
+/// struct Note: Model {
+///   var id: Int64?
+///   var title: String
+///   var body: String
+///   static let primaryKey = ["id"]
+///   static let fullTextIndexes = [FullTextIndex(Note.self, columns: ["title", "body"])]
+/// }
+/// let db = try Connection.inMemory()
+/// try db.save(Note(id: 1, title: "Tea", body: "Green tea, then black tea"))
+/// let text = "tea"
+///
+/// for hit in try Note.all().matching(.allWords(in: text)).limit(20)
 ///   .fetchHits(db, [.snippet(before: "[", after: "]")])
 /// {
 ///   print(hit.model.title, hit.score, hit.snippets[0] ?? "")

@@ -21,6 +21,8 @@ public enum ColumnConstraint: Sendable, Hashable {
   /// ``default(_:)``:
   ///
   /// ```swift
+  /// import Foundation
+  ///
   /// struct Note: Model {
   ///   var id: Int64?
   ///   var createdAt: Date?   // nil on insert: SQLite's CURRENT_TIMESTAMP
@@ -29,6 +31,8 @@ public enum ColumnConstraint: Sendable, Hashable {
   ///     "createdAt": [.notNull(true), .defaultExpression("CURRENT_TIMESTAMP")]
   ///   ]
   /// }
+  /// let db = try Connection.inMemory()
+  /// let note = try db.insertAndFetch(Note(id: nil, createdAt: nil))  // note.createdAt is set
   /// ```
   case defaultExpression(String)
   /// `CHECK (<expression>)`: SQL you write, such as `"age >= 0"`.

@@ -1,7 +1,13 @@
 /// A foreign key from a model's columns to another table, declared in ``Model/foreignKeys``.
 ///
 /// ```swift
-/// static let foreignKeys = [ForeignKey(["gradeID"], references: Grade.tableName, onDelete: .cascade)]
+/// struct Grade: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+/// struct SchoolClass: Model {
+///   var id: Int64?
+///   var gradeID: Int64
+///   static let primaryKey = ["id"]
+///   static let foreignKeys = [ForeignKey(["gradeID"], references: Grade.tableName, onDelete: .cascade)]
+/// }
 /// ```
 public struct ForeignKey: Sendable, Hashable {
   /// The referencing columns of this model.

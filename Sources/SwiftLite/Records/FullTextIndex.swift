@@ -15,6 +15,10 @@
 ///   static let primaryKey = ["id"]
 ///   static let fullTextIndexes = [FullTextIndex(Article.self, columns: ["title", "body"])]
 /// }
+/// let db = try Connection.inMemory()
+/// try db.save(Article(id: 1, title: "Power loss", body: "What a directory fsync keeps"))
+/// let userInput = "power fsync"
+///
 /// let hits = try Article.all().matching(.allWords(in: userInput)).limit(20).fetchHits(db)
 /// ```
 ///

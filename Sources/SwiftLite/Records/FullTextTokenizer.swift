@@ -2,6 +2,9 @@
 /// matches (its `tokenize` option, <https://sqlite.org/fts5.html#tokenizers>).
 ///
 /// ```swift
+/// struct Note: Model { var id: Int64?; var title: String; var body: String; static let primaryKey = ["id"] }
+/// struct Part: Model { var id: Int64?; var code: String; static let primaryKey = ["id"] }
+///
 /// FullTextIndex(Note.self, columns: ["title", "body"])                          // .unicode61()
 /// FullTextIndex(Note.self, columns: ["body"], tokenizer: .porter())            // "runs" finds "running"
 /// FullTextIndex(Part.self, columns: ["code"], tokenizer: .trigram())           // any substring of 3+

@@ -14,6 +14,7 @@
 ///   static let renamedProperties = ["name": "personName"]   // new name -> old name
 ///   static let indexes = [TableIndex(["age"])]
 /// }
+/// let db = try Connection.inMemory()
 ///
 /// try db.save(Person(personID: nil, name: "Ann", age: 30, likes: ["tea"]))
 /// let adults = try db.findAll(Person.self, where: "age >= ?", [18], orderBy: "name")

@@ -15,6 +15,10 @@
 ///   static let primaryKey = ["trackId"]
 ///   static let mappedColumns = ["trackId", "name", "composer"]
 ///
+///   init(trackId: Int64?, name: String, composer: String?) {
+///     (self.trackId, self.name, self.composer) = (trackId, name, composer)
+///   }
+///
 ///   init(row: MappedRow) throws {
 ///     trackId = try row.get(0)
 ///     name = try row.get(1)
@@ -27,6 +31,9 @@
 ///     try row.set(composer, at: 2)
 ///   }
 /// }
+/// let db = try Connection.inMemory()
+/// try db.save(Track(trackId: 1, name: "Blue in Green", composer: nil))
+/// let tracks = try db.findAll(Track.self)  // read through init(row:), not Codable
 /// ```
 ///
 /// `swift run swiftlite-gen <database>` writes such models from an existing database.

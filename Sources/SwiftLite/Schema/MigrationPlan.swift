@@ -4,6 +4,11 @@
 /// applied (``canApply``), and `migrate` throws them, writing nothing.
 ///
 /// ```swift
+/// struct PersonV1: Model { var id: Int64?; var name: String; static let primaryKey = ["id"]; static let tableName = "Person" }
+/// struct Person: Model { var id: Int64?; var name: String; var email: String?; static let primaryKey = ["id"] }
+/// let db = try Connection.inMemory()
+/// try db.save(PersonV1(id: 1, name: "Ann"))  // the table as an earlier release made it
+///
 /// let plan = try db.migrationPlan(for: Person.self)
 /// print(plan)          // the steps, in order, with their SQL, then any refusals
 /// if plan.canApply { try db.migrate(Person.self) }

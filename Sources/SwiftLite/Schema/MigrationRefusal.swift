@@ -4,8 +4,24 @@
 /// them (see ``MigrationError/refusals``).
 ///
 /// ```swift
-/// let plan = try db.migrationPlan(for: Person.self)
+/// struct Person: Model {
+///   var id: Int64?
+///   var name: String
+///   static let primaryKey = ["id"]
+/// }
+/// // The next release: `name` removed, `age` new, NOT NULL and without a default.
+/// struct PersonV2: Model {
+///   var id: Int64?
+///   var age: Int
+///   static let tableName = "Person"
+///   static let primaryKey = ["id"]
+/// }
+/// let db = try Connection.inMemory()
+/// try db.save(Person(id: nil, name: "Ann"))
+/// let plan = try db.migrationPlan(for: PersonV2.self)
 /// for refusal in plan.refusals { print(refusal.subject, "-", refusal.fix) }
+/// // column name - add "name" to the model's droppableColumns to drop them, ...
+/// // column age - make the property optional or declare .default(...) in columnConstraints
 /// ```
 ///
 /// `Sendable`: a value of strings.

@@ -4,6 +4,11 @@ import Foundation
 /// which a migrator given them applies instead of the models as compiled now.
 ///
 /// ```swift
+/// import Foundation
+///
+/// struct Folder: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+/// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+///
 /// // The app ships its snapshots folder as a resource: resources: [.copy("MigrationSnapshots")]
 /// let url = Bundle.module.url(forResource: "MigrationSnapshots", withExtension: nil)!
 /// var migrator = Migrator(snapshots: try MigrationSnapshots(directory: url))

@@ -48,6 +48,14 @@ extension Migrator {
   /// table. For an app's debug builds, which a library cannot tell from release builds:
   ///
   /// ```swift
+  /// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+  /// var recording = Migrator()
+  /// recording.registerModels("v1", Note.self)
+  /// // What SwiftLiteTesting's MigrationSnapshotCheck records into the app's snapshot files:
+  /// let v1 = SchemaSnapshot(step: "v1", tables: try recording.currentModelTables(ofStep: "v1")!)
+  /// var migrator = Migrator(snapshots: try MigrationSnapshots([v1]))
+  /// migrator.registerModels("v1", Note.self)
+  ///
   /// #if DEBUG
   ///   try migrator.checkSnapshots()  // a model changed without a new step: stop here
   /// #endif

@@ -142,9 +142,15 @@ public struct Migrator: Sendable {
   /// Registers a migration, to run after those registered before it.
   ///
   /// ```swift
+  /// var migrator = Migrator()
+  /// migrator.register("create user") { db in
+  ///   try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+  /// }
+  ///
   /// migrator.register("add user.email") { db in
   ///   try db.execute("ALTER TABLE user ADD COLUMN email TEXT")
   /// }
+  /// try migrator.migrate(Connection(path: "app.sqlite"))  // each step once, whatever the runs
   /// ```
   /// - Parameters:
   ///   - name: the name recorded in the database once the migration is applied; never
@@ -173,6 +179,10 @@ public struct Migrator: Sendable {
     /// the models (as ``Connection/migrate(_:target:)`` does), in the order given.
     ///
     /// ```swift
+    /// struct Person: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+    /// struct Pet: Model { var id: Int64?; var ownerID: Int64; static let primaryKey = ["id"] }
+    /// var migrator = Migrator()
+    ///
     /// migrator.registerModels("v2", Person.self, Pet.self)
     /// ```
     /// With ``snapshots``, the step applies the tables recorded for it: the shape the models

@@ -2,6 +2,9 @@
 /// a database opens: automatic migration at launch instead of at each model's first write.
 ///
 /// ```swift
+/// struct Folder: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+/// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+///
 /// let dbQueue = try DatabaseQueue(
 ///   path: "notes.sqlite", preparation: ModelPreparation(Folder.self, Note.self))
 /// ```

@@ -3,6 +3,11 @@
 /// ``description`` of each is its line in ``MigrationPlan/changes``.
 ///
 /// ```swift
+/// struct PersonV1: Model { var id: Int64?; var name: String?; static let primaryKey = ["id"]; static let tableName = "Person" }
+/// struct Person: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }  // now NOT NULL
+/// let db = try Connection.inMemory()
+/// try db.save(PersonV1(id: 1, name: "Ann"))  // the table as an earlier release made it
+///
 /// let plan = try db.migrationPlan(for: Person.self)
 /// if plan.schemaChanges.contains(where: \.needsRebuild) { print("the table will be rebuilt") }
 /// ```

@@ -11,6 +11,16 @@ extension SchemaSnapshot.Table {
   /// shipped before the app kept snapshots:
   ///
   /// ```swift
+  /// import Foundation
+  ///
+  /// // A file as release 2 of the app left it (here made on the spot; an app keeps a fixture).
+  /// struct Folder: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+  /// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+  /// let fixture = URL(fileURLWithPath: "release2.sqlite")
+  /// try Connection(path: fixture.path).save(Folder(id: 1, name: "Inbox"))
+  /// try Connection(path: fixture.path).save(Note(id: 1, title: "Plan"))
+  /// let snapshotsFolder = URL(fileURLWithPath: ".")
+  ///
   /// let release2 = try Connection(path: fixture.path, options: .readOnly)
   /// let v1 = SchemaSnapshot(step: "v1-tables", tables: [
   ///   try SchemaSnapshot.Table(recordedIn: release2, table: "Folder"),

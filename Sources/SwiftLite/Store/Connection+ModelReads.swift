@@ -10,6 +10,10 @@ import Foundation
 /// say) instead of ``Model/tableName``.
 ///
 /// ```swift
+/// struct Person: Model { var id: Int64?; var name: String; var age: Int; static let primaryKey = ["id"] }
+/// let db = try Connection.inMemory()
+/// let person = Person(id: 1, name: "Ann", age: 30)
+///
 /// try db.save(person)                                  // insert or update by primary key
 /// let ann = try db.find(Person.self, id: 1)
 /// let adults = try db.findAll(Person.self, where: "age >= ?", [18], orderBy: "name", limit: 20)
@@ -80,6 +84,10 @@ extension Connection {
   /// The models where an SQL condition holds, its values bound.
   ///
   /// ```swift
+  /// struct User: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save((1...50).map { User(id: $0, name: "Ann \($0)") })
+  ///
   /// let page = try db.findAll(User.self, where: "name LIKE ?", ["%ann%"], orderBy: "name", limit: 20, offset: 40)
   /// ```
   /// - Throws: `SQLiteError` for a bad condition or argument count; `DecodingError`.

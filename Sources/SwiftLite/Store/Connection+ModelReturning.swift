@@ -6,6 +6,9 @@ extension Connection {
   /// table's DEFAULT for every `nil` that leaves its column to it.
   ///
   /// ```swift
+  /// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  ///
   /// let note = try db.insertAndFetch(Note(id: nil, title: "Plan"))   // note.id is set
   /// ```
   /// - Throws: as ``insert(_:target:)``; ``ModelError/writeRefused(table:reason:)`` below

@@ -4,6 +4,17 @@ extension Connection {
   /// default).
   ///
   /// ```swift
+  /// struct Article: Model {
+  ///   var id: Int64?
+  ///   var title: String
+  ///   var body: String
+  ///   static let primaryKey = ["id"]
+  ///   static let fullTextIndexes = [FullTextIndex(Article.self, columns: ["title", "body"])]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Article(id: 1, title: "Power loss", body: "What a directory fsync keeps"))
+  /// let userInput = "fsync"
+  ///
   /// let index = FullTextIndex(Article.self, columns: ["title", "body"])
   /// let hits = try db.search(Article.self, in: index, matching: .allWords(in: userInput), limit: 20)
   /// ```

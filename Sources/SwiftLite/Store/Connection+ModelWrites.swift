@@ -72,10 +72,14 @@ extension Connection {
   /// another order).
   ///
   /// ```swift
+  /// struct Customer: Model { var id: Int64?; var name: String; var email: String; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Customer(id: 1, name: "Ann", email: "ann@old.example"))
+  ///
   /// let original = try db.find(Customer.self, id: 1)!
   /// var customer = original
   /// customer.email = "ann@example.com"
-  /// try db.update(customer, from: original)   // UPDATE Customer SET Email = ? WHERE ...
+  /// try db.update(customer, from: original)   // UPDATE Customer SET email = ? WHERE ...
   /// ```
   ///
   /// "Differ" compares the values both models encode to, byte for byte: text by its UTF-8
@@ -149,6 +153,17 @@ extension Connection {
   /// Deletes the rows where an SQL condition holds, its values bound, never spliced.
   ///
   /// ```swift
+  /// import Foundation
+  ///
+  /// struct Message: Model {
+  ///   var id: Int64?
+  ///   var sentAt: Date
+  ///   static let primaryKey = ["id"]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// let (chatID, cutoff) = ("42", Date(timeIntervalSinceNow: -30 * 86_400))
+  /// try db.save(Message(id: 1, sentAt: Date(timeIntervalSince1970: 0)), target: chatID)
+  ///
   /// try db.deleteAll(Message.self, where: "sentAt < ?", [cutoff], target: chatID)
   /// ```
   /// - Returns: the number of rows deleted (none is not an error).

@@ -6,6 +6,11 @@ extension Connection {
   /// the query's order.
   ///
   /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, folderID INTEGER, title TEXT)")
+  /// try db.run("INSERT INTO note VALUES (1, 7, 'Groceries')")
+  /// let id = 7
+  ///
   /// print(try db.dump("SELECT id, title FROM note WHERE folderID = \(id) ORDER BY id"))
   /// // id|title
   /// // 1|'Groceries'

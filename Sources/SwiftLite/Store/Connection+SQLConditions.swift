@@ -4,6 +4,11 @@ extension Connection {
   /// The models where a condition written by interpolation holds, its values bound.
   ///
   /// ```swift
+  /// struct User: Model { var id: Int64?; var name: String; var age: Int; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save([User(id: 1, name: "Ann", age: 30), User(id: 2, name: "Bo", age: 9)])
+  /// let (minimum, ids): (Int, [Int64]) = (18, [1, 2])
+  ///
   /// let some = try db.findAll(User.self, where: "age >= \(minimum) AND id IN \(ids)", orderBy: "name")
   /// ```
   /// - Throws: `SQLiteError` for a bad condition; `DecodingError`.

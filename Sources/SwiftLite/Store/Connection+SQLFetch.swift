@@ -5,6 +5,19 @@ extension Connection {
   /// The rows of a query decoded as `T`, each property from the column of its name.
   ///
   /// ```swift
+  /// struct Folder: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var folderID: Int64
+  ///   var title: String
+  ///   var subtitle: String?
+  ///   static let primaryKey = ["id"]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Folder(id: 1, name: "Inbox"))
+  /// try db.save(Note(id: 1, folderID: 1, title: "Plan", subtitle: nil))
+  /// let name = "Inbox"
+  ///
   /// let notes = try db.fetchAll(Note.self, """
   ///   SELECT note.* FROM note JOIN folder ON folder.id = note.folderID
   ///   WHERE folder.name = \(name) ORDER BY note.title
@@ -51,6 +64,18 @@ extension Connection {
   /// `scalar(_:_:)`.
   ///
   /// ```swift
+  /// struct Folder: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var folderID: Int64
+  ///   var title: String
+  ///   var subtitle: String?
+  ///   static let primaryKey = ["id"]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Folder(id: 1, name: "Inbox"))
+  /// try db.save(Note(id: 1, folderID: 1, title: "Plan", subtitle: nil))
+  ///
   /// let titles = try db.fetchAll(String.self, "SELECT title FROM note ORDER BY title")
   /// let maybe = try db.fetchAll(String?.self, "SELECT subtitle FROM note")  // NULL is nil
   /// ```
@@ -70,8 +95,20 @@ extension Connection {
   /// read from the same row.
   ///
   /// ```swift
+  /// struct Folder: Model { var id: Int64?; var name: String; static let primaryKey = ["id"] }
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var folderID: Int64
+  ///   var title: String
+  ///   var subtitle: String?
+  ///   static let primaryKey = ["id"]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Folder(id: 1, name: "Inbox"))
+  /// try db.save(Note(id: 1, folderID: 1, title: "Plan", subtitle: nil))
+  ///
   /// var hits: [(note: Note, score: Double)] = []
-  /// try db.forEachRow("SELECT note.*, bm25(note_fts) AS score FROM ...", as: Note.self) {
+  /// try db.forEachRow("SELECT note.*, length(title) * 1.0 AS score FROM note", as: Note.self) {
   ///   note, row in hits.append((note, try row.get(Double.self, "score")))
   /// }
   /// ```

@@ -47,7 +47,11 @@ extension Repository {
   /// to the model's properties by name, extra columns ignored.
   ///
   /// ```swift
-  /// let pinned = try notes.fetchAll("SELECT * FROM note WHERE isPinned ORDER BY title")
+  /// struct Note: Model { var id: Int64?; var title: String; var isPinned: Bool; static let primaryKey = ["id"] }
+  /// let notes = try Repository<Note>(DatabaseQueue(path: "notes.sqlite"))
+  /// try await notes.save(Note(id: 1, title: "Plan", isPinned: true))
+  ///
+  /// let pinned = try await notes.fetchAll("SELECT * FROM note WHERE isPinned ORDER BY title")
   /// ```
   /// - Throws: as `Connection.fetchAll(_:_:)`.
   public func fetchAll(_ sql: SQL) throws -> [M] {

@@ -62,6 +62,10 @@ extension ModelQuery {
   /// columns or of aggregates.
   ///
   /// ```swift
+  /// struct Person: Model { var id: Int64?; var city: String; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  /// try db.save([Person(id: 1, city: "Paris"), Person(id: 2, city: "Paris"), Person(id: 3, city: "Lyon")])
+  ///
   /// let rows = try Person.all().select(Column("city"), SQLExpression.countAll.aliased("n"))
   ///   .group(Column("city")).having(SQLExpression.countAll > 1).fetchRows(db)
   /// ```

@@ -6,6 +6,23 @@ extension ModelQuery {
   /// number of parents (large sets of keys are sent in chunks of 10,000).
   ///
   /// ```swift
+  /// struct Grade: Model {
+  ///   var id: Int64?
+  ///   var name: String
+  ///   static let primaryKey = ["id"]
+  ///   static let classes = hasMany(SchoolClass.self)
+  /// }
+  /// struct SchoolClass: Model {
+  ///   var id: Int64?
+  ///   var gradeID: Int64
+  ///   var name: String
+  ///   static let primaryKey = ["id"]
+  ///   static let foreignKeys = [ForeignKey(["gradeID"], references: Grade.tableName)]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Grade(id: 1, name: "First"))
+  /// try db.save([SchoolClass(id: 1, gradeID: 1, name: "A1"), SchoolClass(id: 2, gradeID: 1, name: "B1")])
+  ///
   /// for (grade, classes) in try Grade.all().order(Column("name")).fetchAll(db, including: Grade.classes) {
   ///   print(grade.name, classes.map(\.name))
   /// }

@@ -5,6 +5,18 @@ extension ModelQuery {
   /// ordered otherwise, each with its score and `snippets` (in the order given):
   ///
   /// ```swift
+  /// struct Note: Model {
+  ///   var id: Int64?
+  ///   var title: String
+  ///   var body: String
+  ///   var isArchived: Bool
+  ///   static let primaryKey = ["id"]
+  ///   static let fullTextIndexes = [FullTextIndex(Note.self, columns: ["title", "body"])]
+  /// }
+  /// let db = try Connection.inMemory()
+  /// try db.save(Note(id: 1, title: "Tea", body: "Green tea, then black tea", isArchived: false))
+  /// let userInput = "tea"
+  ///
   /// let page = try Note.all()
   ///   .filter(Column("isArchived") == false)
   ///   .matching(.allWords(in: userInput), weights: ["title": 10])

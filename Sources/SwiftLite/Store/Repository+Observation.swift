@@ -3,8 +3,13 @@ extension Repository where M: Sendable {
   /// Every model, now and after each committed write that changed the table.
   ///
   /// ```swift
+  /// struct User: Model, Sendable { var userId: String; var userName: String; static let primaryKey = ["userId"] }
+  /// func render(_ users: [User]) { print(users.map(\.userName)) }
+  /// let repository = try Repository<User>(DatabaseQueue(path: "app.sqlite"))
+  ///
   /// for try await users in repository.observeAll(orderBy: "userName") {
   ///   render(users)
+  ///   break  // an app keeps listening; this example stops at the first value
   /// }
   /// ```
   /// - Parameter orderBy: an SQL ordering (SQL you write), or `nil`.

@@ -5,7 +5,12 @@ extension Repository {
   /// The models where a condition written by interpolation holds, its values bound.
   ///
   /// ```swift
-  /// let adults = try users.findAll(where: "age >= \(minimum)", orderBy: "name")
+  /// struct User: Model { var id: Int64?; var name: String; var age: Int; static let primaryKey = ["id"] }
+  /// let users = try Repository<User>(DatabaseQueue(path: "app.sqlite"))
+  /// try await users.save(User(id: 1, name: "Ann", age: 30))
+  /// let minimum = 18
+  ///
+  /// let adults = try await users.findAll(where: "age >= \(minimum)", orderBy: "name")
   /// ```
   /// - Throws: `SQLiteError`; `DecodingError`.
   public func findAll(

@@ -5,8 +5,13 @@ extension Session {
   /// table first as a write of the model would.
   ///
   /// ```swift
+  /// struct Note: Model { var id: Int64?; var title: String; static let primaryKey = ["id"] }
+  /// let db = try Connection.inMemory()
+  ///
   /// let session = try Session(on: db)
-  /// try session.attach(Note.self)
+  /// try session.attach(Note.self)  // creates Note's table first
+  /// try db.save(Note(id: 1, title: "Plan"))
+  /// let changes = try session.changeset()
   /// ```
   /// - Parameters:
   ///   - model: the model type.

@@ -4,21 +4,21 @@
 import XCTest
 
 final class DocExamplesTests: XCTestCase {
-  /// README.md, line 44.
+  /// README.md, line 45.
   func testREADME01() async throws { try await runTwiceInFreshFolder(exampleREADME01) }
-  /// README.md, line 85.
+  /// README.md, line 86.
   func testREADME02() async throws { try await runTwiceInFreshFolder(exampleREADME02) }
-  /// README.md, line 113.
+  /// README.md, line 114.
   func testREADME03() async throws { try await runTwiceInFreshFolder(exampleREADME03) }
-  /// README.md, line 143.
+  /// README.md, line 144.
   func testREADME04() async throws { try await runTwiceInFreshFolder(exampleREADME04) }
-  /// README.md, line 184.
+  /// README.md, line 185.
   func testREADME05() async throws { try await runTwiceInFreshFolder(exampleREADME05) }
-  /// README.md, line 219.
+  /// README.md, line 220.
   func testREADME06() async throws { try await runTwiceInFreshFolder(exampleREADME06) }
-  /// README.md, line 247.
+  /// README.md, line 248.
   func testREADME07() async throws { try await runTwiceInFreshFolder(exampleREADME07) }
-  /// README.md, line 289.
+  /// README.md, line 290.
   func testREADME08() async throws { try await runTwiceInFreshFolder(exampleREADME08) }
   /// Sources/SwiftLite/SwiftLite.docc/Changesets.md, line 15.
   func testChangesets01() async throws { try await runTwiceInFreshFolder(exampleChangesets01) }
@@ -32,7 +32,7 @@ final class DocExamplesTests: XCTestCase {
   func testConcurrency03() async throws { try await runTwiceInFreshFolder(exampleConcurrency03) }
   /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 239.
   func testConcurrency04() async throws { try await runTwiceInFreshFolder(exampleConcurrency04) }
-  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 291.
+  /// Sources/SwiftLite/SwiftLite.docc/Concurrency.md, line 293.
   func testConcurrency05() async throws { try await runTwiceInFreshFolder(exampleConcurrency05) }
   /// Sources/SwiftLite/SwiftLite.docc/ExistingDatabases.md, line 15.
   func testExistingDatabases01() async throws { try await runTwiceInFreshFolder(exampleExistingDatabases01) }
@@ -46,25 +46,25 @@ final class DocExamplesTests: XCTestCase {
   func testGettingStarted01() async throws { try await runTwiceInFreshFolder(exampleGettingStarted01) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 12.
   func testModelsAndAutomaticMigration01() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 194.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 198.
   func testModelsAndAutomaticMigration02() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 220.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 224.
   func testModelsAndAutomaticMigration03() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 255.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 259.
   func testModelsAndAutomaticMigration04() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration04) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 295.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 299.
   func testModelsAndAutomaticMigration05() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration05) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 331.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 335.
   func testModelsAndAutomaticMigration06() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration06) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 367.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 371.
   func testModelsAndAutomaticMigration07() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration07) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 441.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 445.
   func testModelsAndAutomaticMigration08() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration08) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 477.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 481.
   func testModelsAndAutomaticMigration09() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration09) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 516.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 520.
   func testModelsAndAutomaticMigration10() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration10) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 528.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 532.
   func testModelsAndAutomaticMigration11() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration11) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 25.
   func testObservationAndSearch01() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch01) }
@@ -82,14 +82,220 @@ final class DocExamplesTests: XCTestCase {
   func testTrioAndTypeMapping02() async throws { try await runTwiceInFreshFolder(exampleTrioAndTypeMapping02) }
   /// Sources/SwiftLite/SwiftLite.docc/TrioAndTypeMapping.md, line 285.
   func testTrioAndTypeMapping03() async throws { try await runTwiceInFreshFolder(exampleTrioAndTypeMapping03) }
-  /// Sources/SwiftLite/Core/Connection.swift, line 8.
-  func testAPIConnection01() async throws { try await runTwiceInFreshFolder(exampleAPIConnection01) }
-  /// Sources/SwiftLite/Access/DatabaseQueue.swift, line 8.
-  func testAPIDatabaseQueue01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseQueue01) }
+  /// Sources/SwiftLite/Access/DatabaseAccess.swift, line 8.
+  func testAPIDatabaseAccess01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseAccess01) }
+  /// Sources/SwiftLite/Access/DatabaseDirectory.swift, line 9.
+  func testAPIDatabaseDirectory01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseDirectory01) }
+  /// Sources/SwiftLite/Access/DatabaseDirectory.swift, line 46.
+  func testAPIDatabaseDirectory02() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseDirectory02) }
   /// Sources/SwiftLite/Access/DatabasePool.swift, line 9.
   func testAPIDatabasePool01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabasePool01) }
-  /// Sources/SwiftLite/Store/Repository.swift, line 6.
-  func testAPIRepository01() async throws { try await runTwiceInFreshFolder(exampleAPIRepository01) }
+  /// Sources/SwiftLite/Access/DatabasePool.swift, line 122.
+  func testAPIDatabasePool02() async throws { try await runTwiceInFreshFolder(exampleAPIDatabasePool02) }
+  /// Sources/SwiftLite/Access/DatabaseQueue.swift, line 8.
+  func testAPIDatabaseQueue01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseQueue01) }
+  /// Sources/SwiftLite/Access/DatabaseQueue.swift, line 58.
+  func testAPIDatabaseQueue02() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseQueue02) }
+  /// Sources/SwiftLite/Access/DatabaseSession.swift, line 6.
+  func testAPIDatabaseSession01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseSession01) }
+  /// Sources/SwiftLite/Core/Changeset.swift, line 9.
+  func testAPIChangeset01() async throws { try await runTwiceInFreshFolder(exampleAPIChangeset01) }
+  /// Sources/SwiftLite/Core/ChangesetError.swift, line 10.
+  func testAPIChangesetError01() async throws { try await runTwiceInFreshFolder(exampleAPIChangesetError01) }
+  /// Sources/SwiftLite/Core/Connection+Aggregates.swift, line 9.
+  func testAPIConnectionAggregates01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionAggregates01) }
+  /// Sources/SwiftLite/Core/Connection+Aggregates.swift, line 49.
+  func testAPIConnectionAggregates02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionAggregates02) }
+  /// Sources/SwiftLite/Core/Connection+Backup.swift, line 17.
+  func testAPIConnectionBackup01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionBackup01) }
+  /// Sources/SwiftLite/Core/Connection+Changesets.swift, line 17.
+  func testAPIConnectionChangesets01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionChangesets01) }
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 166.
+  func testAPIConnectionExecution01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution01) }
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 233.
+  func testAPIConnectionExecution02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution02) }
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 264.
+  func testAPIConnectionExecution03() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution03) }
+  /// Sources/SwiftLite/Core/Connection+Functions.swift, line 11.
+  func testAPIConnectionFunctions01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionFunctions01) }
+  /// Sources/SwiftLite/Core/Connection+UnicodeText.swift, line 21.
+  func testAPIConnectionUnicodeText01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionUnicodeText01) }
+  /// Sources/SwiftLite/Core/Connection+UnsafeHandle.swift, line 11.
+  func testAPIConnectionUnsafeHandle01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionUnsafeHandle01) }
+  /// Sources/SwiftLite/Core/Connection+UnsafeHandle.swift, line 60.
+  func testAPIConnectionUnsafeHandle02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionUnsafeHandle02) }
+  /// Sources/SwiftLite/Core/Connection.swift, line 8.
+  func testAPIConnection01() async throws { try await runTwiceInFreshFolder(exampleAPIConnection01) }
+  /// Sources/SwiftLite/Core/OpenOptions.swift, line 61.
+  func testAPIOpenOptions01() async throws { try await runTwiceInFreshFolder(exampleAPIOpenOptions01) }
+  /// Sources/SwiftLite/Core/Row.swift, line 13.
+  func testAPIRow01() async throws { try await runTwiceInFreshFolder(exampleAPIRow01) }
+  /// Sources/SwiftLite/Core/SQLAggregate.swift, line 6.
+  func testAPISQLAggregate01() async throws { try await runTwiceInFreshFolder(exampleAPISQLAggregate01) }
+  /// Sources/SwiftLite/Core/SQLiteError.swift, line 14.
+  func testAPISQLiteError01() async throws { try await runTwiceInFreshFolder(exampleAPISQLiteError01) }
+  /// Sources/SwiftLite/Core/Session.swift, line 10.
+  func testAPISession01() async throws { try await runTwiceInFreshFolder(exampleAPISession01) }
+  /// Sources/SwiftLite/Core/Statement.swift, line 11.
+  func testAPIStatement01() async throws { try await runTwiceInFreshFolder(exampleAPIStatement01) }
+  /// Sources/SwiftLite/Core/StatementArguments.swift, line 7.
+  func testAPIStatementArguments01() async throws { try await runTwiceInFreshFolder(exampleAPIStatementArguments01) }
+  /// Sources/SwiftLite/Core/StatementBinding.swift, line 22.
+  func testAPIStatementBinding01() async throws { try await runTwiceInFreshFolder(exampleAPIStatementBinding01) }
+  /// Sources/SwiftLite/Core/Transaction.swift, line 16.
+  func testAPITransaction01() async throws { try await runTwiceInFreshFolder(exampleAPITransaction01) }
+  /// Sources/SwiftLite/Core/Values/SQLiteDateFormat.swift, line 11.
+  func testAPISQLiteDateFormat01() async throws { try await runTwiceInFreshFolder(exampleAPISQLiteDateFormat01) }
+  /// Sources/SwiftLite/Core/Values/SQLiteValueConvertible.swift, line 15.
+  func testAPISQLiteValueConvertible01() async throws { try await runTwiceInFreshFolder(exampleAPISQLiteValueConvertible01) }
+  /// Sources/SwiftLite/Query/Associations.swift, line 6.
+  func testAPIAssociations01() async throws { try await runTwiceInFreshFolder(exampleAPIAssociations01) }
+  /// Sources/SwiftLite/Query/Associations.swift, line 45.
+  func testAPIAssociations02() async throws { try await runTwiceInFreshFolder(exampleAPIAssociations02) }
+  /// Sources/SwiftLite/Query/Associations.swift, line 93.
+  func testAPIAssociations03() async throws { try await runTwiceInFreshFolder(exampleAPIAssociations03) }
+  /// Sources/SwiftLite/Query/Column.swift, line 5.
+  func testAPIColumn01() async throws { try await runTwiceInFreshFolder(exampleAPIColumn01) }
+  /// Sources/SwiftLite/Query/Column.swift, line 18.
+  func testAPIColumn02() async throws { try await runTwiceInFreshFolder(exampleAPIColumn02) }
+  /// Sources/SwiftLite/Query/CommonTable.swift, line 6.
+  func testAPICommonTable01() async throws { try await runTwiceInFreshFolder(exampleAPICommonTable01) }
+  /// Sources/SwiftLite/Query/Connection+FullTextSearch.swift, line 8.
+  func testAPIConnectionFullTextSearch01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionFullTextSearch01) }
+  /// Sources/SwiftLite/Query/Connection+SQL.swift, line 8.
+  func testAPIConnectionSQL01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionSQL01) }
+  /// Sources/SwiftLite/Query/Connection+SQL.swift, line 36.
+  func testAPIConnectionSQL02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionSQL02) }
+  /// Sources/SwiftLite/Query/Connection+SQL.swift, line 50.
+  func testAPIConnectionSQL03() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionSQL03) }
+  /// Sources/SwiftLite/Query/DatabaseAccess+Observation.swift, line 8.
+  func testAPIDatabaseAccessObservation01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseAccessObservation01) }
+  /// Sources/SwiftLite/Query/DatabaseAccess+Observation.swift, line 37.
+  func testAPIDatabaseAccessObservation02() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseAccessObservation02) }
+  /// Sources/SwiftLite/Query/DatabaseObservation.swift, line 6.
+  func testAPIDatabaseObservation01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseObservation01) }
+  /// Sources/SwiftLite/Query/FullTextIndex+Matching.swift, line 6.
+  func testAPIFullTextIndexMatching01() async throws { try await runTwiceInFreshFolder(exampleAPIFullTextIndexMatching01) }
+  /// Sources/SwiftLite/Query/FullTextQuery.swift, line 10.
+  func testAPIFullTextQuery01() async throws { try await runTwiceInFreshFolder(exampleAPIFullTextQuery01) }
+  /// Sources/SwiftLite/Query/FullTextSnippet.swift, line 7.
+  func testAPIFullTextSnippet01() async throws { try await runTwiceInFreshFolder(exampleAPIFullTextSnippet01) }
+  /// Sources/SwiftLite/Query/HasMany+Aggregates.swift, line 8.
+  func testAPIHasManyAggregates01() async throws { try await runTwiceInFreshFolder(exampleAPIHasManyAggregates01) }
+  /// Sources/SwiftLite/Query/ModelQuery+CommonTables.swift, line 19.
+  func testAPIModelQueryCommonTables01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQueryCommonTables01) }
+  /// Sources/SwiftLite/Query/ModelQuery+FullTextSearch.swift, line 8.
+  func testAPIModelQueryFullTextSearch01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQueryFullTextSearch01) }
+  /// Sources/SwiftLite/Query/ModelQuery.swift, line 6.
+  func testAPIModelQuery01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQuery01) }
+  /// Sources/SwiftLite/Query/ModelQuery.swift, line 127.
+  func testAPIModelQuery02() async throws { try await runTwiceInFreshFolder(exampleAPIModelQuery02) }
+  /// Sources/SwiftLite/Query/ModelQuery.swift, line 156.
+  func testAPIModelQuery03() async throws { try await runTwiceInFreshFolder(exampleAPIModelQuery03) }
+  /// Sources/SwiftLite/Query/QueryCache.swift, line 8.
+  func testAPIQueryCache01() async throws { try await runTwiceInFreshFolder(exampleAPIQueryCache01) }
+  /// Sources/SwiftLite/Query/QueryCache.swift, line 174.
+  func testAPIQueryCache02() async throws { try await runTwiceInFreshFolder(exampleAPIQueryCache02) }
+  /// Sources/SwiftLite/Query/SQL.swift, line 5.
+  func testAPISQL01() async throws { try await runTwiceInFreshFolder(exampleAPISQL01) }
+  /// Sources/SwiftLite/Query/SQL.swift, line 77.
+  func testAPISQL02() async throws { try await runTwiceInFreshFolder(exampleAPISQL02) }
+  /// Sources/SwiftLite/Query/SQLExpressible+JSON.swift, line 9.
+  func testAPISQLExpressibleJSON01() async throws { try await runTwiceInFreshFolder(exampleAPISQLExpressibleJSON01) }
+  /// Sources/SwiftLite/Query/SQLExpressible+JSON.swift, line 32.
+  func testAPISQLExpressibleJSON02() async throws { try await runTwiceInFreshFolder(exampleAPISQLExpressibleJSON02) }
+  /// Sources/SwiftLite/Query/SQLExpressible+JSON.swift, line 49.
+  func testAPISQLExpressibleJSON03() async throws { try await runTwiceInFreshFolder(exampleAPISQLExpressibleJSON03) }
+  /// Sources/SwiftLite/Query/SQLExpressible.swift, line 52.
+  func testAPISQLExpressible01() async throws { try await runTwiceInFreshFolder(exampleAPISQLExpressible01) }
+  /// Sources/SwiftLite/Query/SQLExpression.swift, line 6.
+  func testAPISQLExpression01() async throws { try await runTwiceInFreshFolder(exampleAPISQLExpression01) }
+  /// Sources/SwiftLite/Query/SQLOrdering.swift, line 4.
+  func testAPISQLOrdering01() async throws { try await runTwiceInFreshFolder(exampleAPISQLOrdering01) }
+  /// Sources/SwiftLite/Query/SearchHit.swift, line 5.
+  func testAPISearchHit01() async throws { try await runTwiceInFreshFolder(exampleAPISearchHit01) }
+  /// Sources/SwiftLite/Records/ColumnConstraint.swift, line 24.
+  func testAPIColumnConstraint01() async throws { try await runTwiceInFreshFolder(exampleAPIColumnConstraint01) }
+  /// Sources/SwiftLite/Records/ForeignKey.swift, line 4.
+  func testAPIForeignKey01() async throws { try await runTwiceInFreshFolder(exampleAPIForeignKey01) }
+  /// Sources/SwiftLite/Records/FullTextIndex.swift, line 11.
+  func testAPIFullTextIndex01() async throws { try await runTwiceInFreshFolder(exampleAPIFullTextIndex01) }
+  /// Sources/SwiftLite/Records/FullTextTokenizer.swift, line 5.
+  func testAPIFullTextTokenizer01() async throws { try await runTwiceInFreshFolder(exampleAPIFullTextTokenizer01) }
+  /// Sources/SwiftLite/Records/Model.swift, line 7.
+  func testAPIModel01() async throws { try await runTwiceInFreshFolder(exampleAPIModel01) }
+  /// Sources/SwiftLite/Records/RowMapped.swift, line 10.
+  func testAPIRowMapped01() async throws { try await runTwiceInFreshFolder(exampleAPIRowMapped01) }
+  /// Sources/SwiftLite/Schema/MigrationPlan.swift, line 7.
+  func testAPIMigrationPlan01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationPlan01) }
+  /// Sources/SwiftLite/Schema/MigrationRefusal.swift, line 7.
+  func testAPIMigrationRefusal01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationRefusal01) }
+  /// Sources/SwiftLite/Schema/MigrationSnapshots.swift, line 7.
+  func testAPIMigrationSnapshots01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationSnapshots01) }
+  /// Sources/SwiftLite/Schema/Migrator+Snapshots.swift, line 51.
+  func testAPIMigratorSnapshots01() async throws { try await runTwiceInFreshFolder(exampleAPIMigratorSnapshots01) }
   /// Sources/SwiftLite/Schema/Migrator.swift, line 8.
   func testAPIMigrator01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrator01) }
+  /// Sources/SwiftLite/Schema/Migrator.swift, line 145.
+  func testAPIMigrator02() async throws { try await runTwiceInFreshFolder(exampleAPIMigrator02) }
+  /// Sources/SwiftLite/Schema/Migrator.swift, line 182.
+  func testAPIMigrator03() async throws { try await runTwiceInFreshFolder(exampleAPIMigrator03) }
+  /// Sources/SwiftLite/Schema/ModelPreparation.swift, line 5.
+  func testAPIModelPreparation01() async throws { try await runTwiceInFreshFolder(exampleAPIModelPreparation01) }
+  /// Sources/SwiftLite/Schema/SchemaChange.swift, line 6.
+  func testAPISchemaChange01() async throws { try await runTwiceInFreshFolder(exampleAPISchemaChange01) }
+  /// Sources/SwiftLite/Schema/SchemaSnapshot+Database.swift, line 14.
+  func testAPISchemaSnapshotDatabase01() async throws { try await runTwiceInFreshFolder(exampleAPISchemaSnapshotDatabase01) }
+  /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 13.
+  func testAPIConnectionModelReads01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReads01) }
+  /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 87.
+  func testAPIConnectionModelReads02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReads02) }
+  /// Sources/SwiftLite/Store/Connection+ModelReturning.swift, line 9.
+  func testAPIConnectionModelReturning01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReturning01) }
+  /// Sources/SwiftLite/Store/Connection+ModelSearch.swift, line 7.
+  func testAPIConnectionModelSearch01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelSearch01) }
+  /// Sources/SwiftLite/Store/Connection+ModelWrites.swift, line 75.
+  func testAPIConnectionModelWrites01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelWrites01) }
+  /// Sources/SwiftLite/Store/Connection+ModelWrites.swift, line 156.
+  func testAPIConnectionModelWrites02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelWrites02) }
+  /// Sources/SwiftLite/Store/Connection+QueryDump.swift, line 9.
+  func testAPIConnectionQueryDump01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionQueryDump01) }
+  /// Sources/SwiftLite/Store/Connection+SQLConditions.swift, line 7.
+  func testAPIConnectionSQLConditions01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionSQLConditions01) }
+  /// Sources/SwiftLite/Store/Connection+SQLFetch.swift, line 8.
+  func testAPIConnectionSQLFetch01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionSQLFetch01) }
+  /// Sources/SwiftLite/Store/Connection+SQLFetch.swift, line 67.
+  func testAPIConnectionSQLFetch02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionSQLFetch02) }
+  /// Sources/SwiftLite/Store/Connection+SQLFetch.swift, line 98.
+  func testAPIConnectionSQLFetch03() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionSQLFetch03) }
+  /// Sources/SwiftLite/Store/DatabaseAccess+SQLFetch.swift, line 50.
+  func testAPIDatabaseAccessSQLFetch01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseAccessSQLFetch01) }
+  /// Sources/SwiftLite/Store/ModelQuery+Fetch.swift, line 65.
+  func testAPIModelQueryFetch01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQueryFetch01) }
+  /// Sources/SwiftLite/Store/ModelQuery+Including.swift, line 9.
+  func testAPIModelQueryIncluding01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQueryIncluding01) }
+  /// Sources/SwiftLite/Store/ModelQuery+SearchHits.swift, line 8.
+  func testAPIModelQuerySearchHits01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQuerySearchHits01) }
+  /// Sources/SwiftLite/Store/Repository+Observation.swift, line 6.
+  func testAPIRepositoryObservation01() async throws { try await runTwiceInFreshFolder(exampleAPIRepositoryObservation01) }
+  /// Sources/SwiftLite/Store/Repository+SQL.swift, line 8.
+  func testAPIRepositorySQL01() async throws { try await runTwiceInFreshFolder(exampleAPIRepositorySQL01) }
+  /// Sources/SwiftLite/Store/Repository.swift, line 6.
+  func testAPIRepository01() async throws { try await runTwiceInFreshFolder(exampleAPIRepository01) }
+  /// Sources/SwiftLite/Store/Session+Model.swift, line 8.
+  func testAPISessionModel01() async throws { try await runTwiceInFreshFolder(exampleAPISessionModel01) }
+  /// Sources/SwiftLiteTesting/MigrationHistoryCheck.swift, line 9.
+  func testAPIMigrationHistoryCheck01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationHistoryCheck01) }
+  /// Sources/SwiftLiteTesting/MigrationSnapshotCheck.swift, line 8.
+  func testAPIMigrationSnapshotCheck01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationSnapshotCheck01) }
+  /// Sources/SwiftLiteTesting/MigrationSnapshotCheck.swift, line 69.
+  func testAPIMigrationSnapshotCheck02() async throws { try await runTwiceInFreshFolder(exampleAPIMigrationSnapshotCheck02) }
+  /// Sources/SwiftLiteTesting/TemporaryDatabase.swift, line 8.
+  func testAPITemporaryDatabase01() async throws { try await runTwiceInFreshFolder(exampleAPITemporaryDatabase01) }
+  /// Sources/SwiftLiteTesting/TextDifference.swift, line 11.
+  func testAPITextDifference01() async throws { try await runTwiceInFreshFolder(exampleAPITextDifference01) }
+  /// Sources/SwiftLiteTesting/TextDifference.swift, line 110.
+  func testAPITextDifference02() async throws { try await runTwiceInFreshFolder(exampleAPITextDifference02) }
+  /// Sources/SwiftLiteCodeGen/ModelGenerator.swift, line 18.
+  func testAPIModelGenerator01() async throws { try await runTwiceInFreshFolder(exampleAPIModelGenerator01) }
 }

@@ -2,7 +2,7 @@
 // database, rollback journal and WAL file what is durable (what was synced) beside what
 // the process wrote, and at a chosen cut point drops every write not yet synced.
 //
-// Only the tests of this package use it (see PowerLossVFS.c for the model it simulates).
+// Only the tests of this package use it (see PowerLossModel.c for the model it simulates).
 #ifndef SWIFTLITE_POWER_LOSS_VFS_H
 #define SWIFTLITE_POWER_LOSS_VFS_H
 
@@ -44,10 +44,20 @@ void powerloss_track(const char *path);
 /// frames written so far, and the log restarts only after a checkpoint synced the database.
 int powerloss_data_syncs(void);
 
-/// Models a rename(2) the process made outside SQLite: the file at `to` becomes the one
-/// that was at `from`. With `durable` 0 the rename is lost at the power loss (both names
-/// keep what they durably held); with 1 it survives.
-void powerloss_rename(const char *from, const char *to, int durable);
+/// A rename(2) that code under test makes outside SQLite, observed as an event: with the
+/// power on, the file at `from` replaces the one at `to` on disk, and in the model `to`
+/// holds that inode while both names keep their durable entries until their folder is
+/// synced (a power loss before that undoes the rename). At the cut, or after it, nothing
+/// happens. Returns 0 or an errno (EIO at and after the cut).
+int powerloss_rename_event(const char *from, const char *to);
+
+/// A sync of the folder `directory` (open, fsync, close) made outside SQLite, observed as
+/// an event: the creations, deletions and renames of the tracked files in that folder
+/// become durable. At the cut, or after it, nothing happens. Returns 0 or EIO.
+int powerloss_sync_directory_event(const char *directory);
+
+/// How many renames the last restore undid (their folder was not synced before the cut).
+int powerloss_renames_undone(void);
 
 /// Writes what survived the power loss back to disk: every tracked file gets its durable
 /// image, a file whose existence was not durable is removed, and each `-shm` of a main

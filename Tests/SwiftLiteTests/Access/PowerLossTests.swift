@@ -5,7 +5,7 @@ import XCTest
 @testable import SwiftLite
 
 /// Power loss, simulated by the VFS of `Tests/PowerLossVFS`: commits in rollback-journal
-/// and WAL mode, a checkpoint and a backup, each cut at random writes, syncs, truncations
+/// and WAL mode and a checkpoint (backups: `PowerLossBackupTests`), each cut at random writes, syncs, truncations
 /// and deletions (``PowerLoss/cutsPerScenario`` of them), then checked through the default
 /// VFS. `Scripts/power-loss.sh` runs more cut points.
 final class PowerLossTests: TemporaryDirectoryTestCase {
@@ -13,7 +13,7 @@ final class PowerLossTests: TemporaryDirectoryTestCase {
   private static let rowsPerTransaction = 4
 
   /// The ledger: each transaction `k` inserts rows `(k, 0...3)`.
-  private static func createLedger(_ db: Connection) throws {
+  static func createLedger(_ db: Connection) throws {
     try db.execute(
       """
       CREATE TABLE ledger(
@@ -24,7 +24,7 @@ final class PowerLossTests: TemporaryDirectoryTestCase {
 
   /// Inserts transaction `k`'s rows. Their payloads are random but the same in every run,
   /// so that every run writes the same pages and the event counts repeat.
-  private static func insert(_ k: Int, into db: Connection) throws {
+  static func insert(_ k: Int, into db: Connection) throws {
     for i in 0..<rowsPerTransaction {
       var random = SeededGenerator(seed: UInt64(k * rowsPerTransaction + i))
       let payload = Data(
@@ -224,52 +224,6 @@ final class PowerLossTests: TemporaryDirectoryTestCase {
         }
       },
       check: { run in try Self.keptTransactions(run.path()) })
-    let figures = try measure(scenario)
-    XCTAssertEqual(figures.intact, figures.cuts)
-  }
-
-  // MARK: Backup
-
-  /// A backup over an older one: the file at the backup's path is always one of them,
-  /// whole. The copy is renamed into place outside SQLite, so the harness models the
-  /// rename itself: kept or lost at the power loss (SwiftLite does not sync the directory
-  /// after it), both must leave a whole file.
-  func testABackupRenamedIntoPlaceIsTheOldOrTheNewFileWhole() throws {
-    let scenario = PowerLossScenario(
-      name: "backup(toPath:) over an older backup", cutsAfterTheEnd: true,
-      files: ["source.sqlite", "backup.sqlite"],
-      prepare: { folder in
-        for (name, count) in [("source.sqlite", 30), ("backup.sqlite", 5)] {
-          let db = try Connection(path: folder.appendingPathComponent(name).path)
-          try Self.createLedger(db)
-          for k in 1...count { try Self.insert(k, into: db) }
-          try db.close()
-        }
-      },
-      run: { run in
-        let source = try Connection(path: run.path("source.sqlite"), options: PowerLoss.options)
-        defer { try? source.close() }
-        let target = run.path("backup.sqlite")
-        // The older backup, as the disk holds it before the rename replaces it.
-        powerloss_track(target)
-        try run.transaction(durable: false) {
-          try source.backup(toPath: target, pagesPerStep: 3)
-        }
-        guard !PowerLoss.isLost else { return }
-        guard let temporary = powerloss_tracked_path(target + ".bk") else {
-          return XCTFail("the backup wrote no temporary file through the VFS")
-        }
-        let isDurable = Bool.random(using: &run.random)
-        powerloss_rename(temporary, target, isDurable ? 1 : 0)
-        // The copy's own syncs made the temporary file durable, not the file at `target`.
-        run.mustKeep = isDurable ? 1 : 0
-      },
-      check: { run in
-        let kept = try Self.keptTransactions(run.path("backup.sqlite"))
-        XCTAssertTrue([5, 30].contains(kept), "the backup holds \(kept) transactions")
-        XCTAssertEqual(try Self.keptTransactions(run.path("source.sqlite")), 30)
-        return kept == 30 ? 1 : 0
-      })
     let figures = try measure(scenario)
     XCTAssertEqual(figures.intact, figures.cuts)
   }

@@ -376,7 +376,7 @@ func assertSameBytes(
 // MARK: Power loss
 
 /// The power-loss harness, over the VFS of the C target `PowerLossVFS` (the model it
-/// simulates is described in `Tests/PowerLossVFS/PowerLossVFS.c`): a scenario runs through
+/// simulates is described in `Tests/PowerLossVFS/PowerLossModel.c`): a scenario runs through
 /// that VFS, the power is cut at a random write, sync, truncation or deletion, what was
 /// durable is written back, and the scenario checks the files through the default VFS.
 enum PowerLoss {

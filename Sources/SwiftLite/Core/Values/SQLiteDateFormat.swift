@@ -8,12 +8,17 @@ import Foundation
 /// model column with ``ColumnConstraint/dateFormat(_:)``:
 ///
 /// ```swift
+/// import Foundation
+///
 /// struct Order: Model {
 ///   var id: Int64?
 ///   var day: Date        // stored as '2016-07-05'
 ///   static let primaryKey = ["id"]
 ///   static let columnConstraints: [String: [ColumnConstraint]] = ["day": [.dateFormat(.date)]]
 /// }
+/// let db = try Connection.inMemory()
+/// try db.save(Order(id: 1, day: Date(timeIntervalSince1970: 1_467_676_800)))
+/// let day = try db.scalar(String.self, "SELECT day FROM \"Order\"")  // "2016-07-05"
 /// ```
 ///
 /// Without a declaration a table SwiftLite creates gets ``dateTimeMilliseconds``; a table

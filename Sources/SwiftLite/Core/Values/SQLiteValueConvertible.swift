@@ -13,7 +13,11 @@
 ///
 /// ```swift
 /// enum Mood: String, SQLiteValueConvertible { case happy, grumpy }
+/// let db = try Connection.inMemory()
+/// try db.execute("CREATE TABLE diary(mood TEXT)")
+///
 /// try db.run("INSERT INTO diary(mood) VALUES (?)", [Mood.happy])
+/// let row = try db.queryFirst("SELECT mood FROM diary")!
 /// let mood: Mood = try row.get("mood")
 /// ```
 ///
