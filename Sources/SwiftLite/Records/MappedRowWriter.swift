@@ -134,6 +134,17 @@ final class ParameterMarks {
     }
   }
 
+  /// Marks `position` as written by the current write.
+  @inline(__always) func mark(_ position: Int) { marks[position] = generation }
+
+  /// Binds NULL to parameter `position + 1` for every position the last write left
+  /// unmarked: for a statement whose parameters are the positions, in order.
+  func bindNullToUnwritten(_ statement: Statement) throws {
+    for position in 0..<count where marks[position] != generation {
+      try statement.bindValue(.null, at: Int32(truncatingIfNeeded: position + 1))
+    }
+  }
+
   /// Binds NULL to the parameter of every position the last write left unmarked.
   func bindNullToUnwritten(_ statement: Statement, parameters: ColumnMap) throws {
     for position in 0..<count where marks[position] != generation {
