@@ -45,8 +45,12 @@ public final class Connection {
   /// ``withInterruptsHeld(_:)``). Finalized before the connection closes.
   private var interruptClearer: OpaquePointer?
   /// Per-connection state of the layers above Core: one typed cache per value type (see
-  /// ``attachments(of:)``). Few kinds exist, so a list beats a dictionary.
-  private var attachmentStores: [(type: ObjectIdentifier, store: any AttachmentStore)] = []
+  /// ``attachments(of:)``). Few kinds exist, so a list beats a dictionary. Read on every
+  /// model operation, so without a dynamic exclusivity check: only ``attachments(of:)``
+  /// and ``removeAllAttachments()`` touch it, each in one access that calls out to nothing
+  /// (the latter iterates a copy).
+  @exclusivity(unchecked) private var attachmentStores:
+    [(type: ObjectIdentifier, store: any AttachmentStore)] = []
   /// The tables statements read and transactions change, once something asked for them
   /// (see `trackTableActivity()`); until then its flags are off, which costs the
   /// statements nothing.

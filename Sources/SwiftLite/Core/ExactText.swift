@@ -24,6 +24,15 @@ struct ExactText: Hashable, Sendable {
 extension String {
   /// Whether the two strings hold the same UTF-8 bytes (see ``ExactText``).
   func hasSameBytes(as other: String) -> Bool {
+    // Two copies of one string (a cached statement's SQL and the caller's constant, a
+    // model's table name) have the same representation: the same bytes, with no copy or
+    // comparison of them. A `String` is two words; equal words are one small string or
+    // one shared, immutable storage with the same count.
+    if MemoryLayout<String>.size == MemoryLayout<(UInt, UInt)>.size,
+      unsafeBitCast(self, to: (UInt, UInt).self) == unsafeBitCast(other, to: (UInt, UInt).self)
+    {
+      return true
+    }
     guard utf8.count == other.utf8.count else { return false }
     var (left, right) = (self, other)
     return left.withUTF8 { leftBytes in

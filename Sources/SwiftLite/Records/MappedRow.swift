@@ -25,7 +25,9 @@ public struct MappedRow {
 
   /// The value at a position of ``RowMapped/mappedColumns`` as a Swift type.
   /// - Throws: what ``get(_:)`` throws.
-  @inlinable
+  // Always inlined, as `Row.get(_:at:)` is: a model's `init(row:)` then reads each column
+  // with no call of its own around the one that reads the value.
+  @inlinable @inline(__always)
   public func get<T: SQLiteValueConvertible>(_ type: T.Type, _ position: Int) throws -> T {
     let indexes = columns.indexes
     guard position >= 0 && position < indexes.count, indexes[position] >= 0 else {

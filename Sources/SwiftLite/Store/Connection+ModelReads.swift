@@ -22,6 +22,9 @@ import Foundation
 extension Connection {
   /// The model with this (single-column) primary key, or `nil`.
   /// - Throws: `SQLiteError`; `DecodingError` naming the column when a row does not decode.
+  // Inlinable, so that it is compiled for the caller's model type: unspecialized, each call
+  // looked up the metadata of `M?` at run time twice (about 650 instructions per lookup).
+  @inlinable
   public func find<M: Model>(
     _ model: M.Type, id: some SQLiteValueConvertible, target: String? = nil
   )
@@ -50,16 +53,21 @@ extension Connection {
   }
 
   /// The first row of a bound statement of the model's table as a model, or `nil`.
-  private func first<M: Model>(_ model: M.Type, _ table: ModelTable, _ statement: Statement)
-    throws -> M?
-  {
-    try table.namingTheRow(of: statement) {
+  ///
+  /// Calls nothing generic over `M?` (``ModelTable/namingTheRow(of:_:)`` would be): code
+  /// that is not compiled for `M` looks the metadata of `M?` up at run time for such a call.
+  @usableFromInline func first<M: Model>(
+    _ model: M.Type, _ table: ModelTable, _ statement: Statement
+  ) throws -> M? {
+    do {
       if let mapped = table.mapped {
         return try mapped.readFirst(
           statement, columns: table.readColumns(of: statement), as: M.self)
       }
       guard try statement.step() else { return nil }
       return try table.decoder(readingInPlace: statement).decode(M.self, from: statement.row)
+    } catch let error as DecodingError {
+      throw table.located(error, in: statement.row)
     }
   }
 

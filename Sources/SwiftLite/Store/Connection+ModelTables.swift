@@ -1,5 +1,5 @@
 /// Whether an operation on a model only reads, or may write.
-enum ModelAccess {
+@usableFromInline enum ModelAccess {
   /// `find`, `findAll`, `count`, `exists`: never changes the file, not even the schema.
   case read
   /// `save`, `insert`, `update`, `createTable`: may create or migrate the table first,
@@ -18,7 +18,9 @@ extension Connection {
   /// The model's table for an operation, checked against the model once per connection.
   /// - Returns: `nil` when reading a table that does not exist yet (a read creates nothing).
   /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`.
-  func modelTable<M: Model>(_ model: M.Type, target: String?, for access: ModelAccess) throws
+  @usableFromInline func modelTable<M: Model>(
+    _ model: M.Type, target: String?, for access: ModelAccess
+  ) throws
     -> ModelTable?
   {
     let name = target.map { M.tableName(target: $0) } ?? M.tableName

@@ -11,7 +11,8 @@ extension ModelTable {
     }
   }
 
-  private func located(_ error: DecodingError, in row: Row) -> DecodingError {
+  /// `error`, with the row it happened in added by its key (when the row has it).
+  func located(_ error: DecodingError, in row: Row) -> DecodingError {
     let layout = row.layout
     var key: [String] = []
     for position in keyPositions {

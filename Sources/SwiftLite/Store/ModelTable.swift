@@ -3,9 +3,9 @@
 /// Kept per connection and per (model type, table name): the first use of a model on a
 /// connection checks (and, for a table SwiftLite manages, creates or migrates) its table;
 /// later uses find this and go straight to the cached statements.
-final class ModelTable {
+@usableFromInline final class ModelTable {
   let mapping: TableMapping
-  let keyPositions: [Int]
+  @usableFromInline let keyPositions: [Int]
   let otherPositions: [Int]
   /// The positions an insert writes, in the order of its parameters: every property but
   /// those of generated or hidden columns.
@@ -41,7 +41,7 @@ final class ModelTable {
   let upsertSQL: String
   let updateSQL: String?
   /// `selectSQL` with `keyCondition`: a lookup by primary key.
-  let findSQL: String
+  @usableFromInline let findSQL: String
   let keyCondition: String
   let quotedName: String
   /// ` RETURNING` of every column under its property's name (see `insertAndFetch`).

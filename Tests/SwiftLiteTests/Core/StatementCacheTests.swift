@@ -121,4 +121,22 @@ final class StatementCacheCapacityTests: XCTestCase {
     XCTAssertEqual(db.cachedStatementCount, 0)
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 3)
   }
+
+  /// The cache's key comparison: copies of one string match without a comparison of their
+  /// bytes; distinct strings match only when their bytes do.
+  func testKeyComparisonIsByBytesWhateverTheRepresentation() {
+    let long = "SELECT v FROM kv WHERE k = ? AND v > ? ORDER BY k -- long enough to be stored apart"
+    let copy = long
+    XCTAssertTrue(long.hasSameBytes(as: copy))
+    // The same bytes in another storage, and in a small string built at run time.
+    let rebuilt = String(decoding: Array(long.utf8), as: UTF8.self)
+    XCTAssertTrue(long.hasSameBytes(as: rebuilt))
+    XCTAssertTrue("k1".hasSameBytes(as: "k" + String(1)))
+    // Same length, other bytes; canonically equal, other bytes.
+    let other = String(long.dropLast()) + "!"
+    XCTAssertEqual(other.utf8.count, long.utf8.count)
+    XCTAssertFalse(long.hasSameBytes(as: other))
+    XCTAssertFalse("caf\u{E9}".hasSameBytes(as: "cafe\u{301}"))
+    XCTAssertTrue("".hasSameBytes(as: String()))
+  }
 }

@@ -158,4 +158,32 @@ final class RelationsTests: SQLiteTestCase {
       XCTAssertEqual(parent, "rteacher")
     }
   }
+
+  /// More parents than one statement takes keys for (10,000): every parent gets its own
+  /// children, in the association's order, across the chunks.
+  func testEagerLoadingAcrossChunksKeepsEachParentsChildrenInOrder() throws {
+    let parents = 10_050
+    try db.createTable(for: RTeacher.self)  // the classes' foreign key names it
+    try db.transaction { db in
+      for grade in 1...parents {
+        try db.insert(RGrade(id: Int64(grade), name: "g\(grade)"))
+        // Inserted in the reverse of the order asked for; every third grade has none.
+        if grade % 3 != 0 {
+          for suffix in ["b", "a"] {
+            try db.insert(
+              RClass(id: nil, gradeID: Int64(grade), teacherID: nil, name: "\(grade)\(suffix)"))
+          }
+        }
+      }
+    }
+    let grades = try RGrade.all().order(Column("id").desc).fetchAll(
+      db, including: RGrade.classes.order(Column("name")))
+    XCTAssertEqual(grades.count, parents)
+    for (offset, entry) in grades.enumerated() {
+      let grade = parents - offset
+      XCTAssertEqual(entry.parent.id, Int64(grade))
+      XCTAssertEqual(
+        entry.children.map(\.name), grade % 3 == 0 ? [] : ["\(grade)a", "\(grade)b"])
+    }
+  }
 }

@@ -38,6 +38,28 @@ private struct Node: Model, Equatable {
   nonisolated(unsafe) static var connection: Unchecked<Connection>?
 }
 
+/// `Node`'s table read with a mapping of its own.
+private struct MappedNode: Model, RowMapped {
+  var id: Int64
+  var name: String
+  var parent: Int64?
+  static let tableName = "Node"
+  static let primaryKey = ["id"]
+  static let mappedColumns = ["id", "name", "parent"]
+
+  init(row: MappedRow) throws {
+    id = try row.get(0)
+    name = try row.get(1)
+    parent = try row.get(2)
+  }
+
+  func write(to row: MappedRowWriter) throws {
+    try row.set(id, at: 0)
+    try row.set(name, at: 1)
+    try row.set(parent, at: 2)
+  }
+}
+
 /// Lookups by primary key, repeated on one connection, decode each row afresh: the
 /// decoder a table keeps between lookups never mixes up rows, keys or nested lookups.
 final class RepeatedLookupTests: SQLiteTestCase {
@@ -80,5 +102,26 @@ final class RepeatedLookupTests: SQLiteTestCase {
     XCTAssertThrowsError(try db.find(Node.self, id: 2))
     XCTAssertEqual(try db.find(Node.self, id: 1)?.name, "ok")
     XCTAssertThrowsError(try db.find(Node.self, id: 2))
+  }
+
+  /// A row that does not decode is named by its key in the error of `find(_:id:)`, for a
+  /// `Codable` model and for one with a mapping of its own.
+  func testALookupThatFailsNamesTheRow() throws {
+    try db.insert(Node(id: 1, name: "ok", parent: nil))
+    try db.execute("INSERT INTO Node(id, name, parent) VALUES (2, x'00', NULL)")
+    for lookup in [
+      { _ = try self.db.find(Node.self, id: 2) }, { _ = try self.db.find(MappedNode.self, id: 2) },
+    ] {
+      XCTAssertThrowsError(try lookup()) { error in
+        guard case .typeMismatch(_, let context) = error as? DecodingError else {
+          return XCTFail("expected a type mismatch, got \(error)")
+        }
+        XCTAssertTrue(
+          context.debugDescription.hasSuffix("(table Node, the row with id = 2)"),
+          context.debugDescription)
+      }
+    }
+    XCTAssertEqual(try db.find(MappedNode.self, id: 1)?.name, "ok")
+    XCTAssertNil(try db.find(MappedNode.self, id: 3))
   }
 }
