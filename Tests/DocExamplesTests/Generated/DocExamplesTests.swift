@@ -248,7 +248,7 @@ final class DocExamplesTests: XCTestCase {
   func testAPISchemaSnapshotDatabase01() async throws { try await runTwiceInFreshFolder(exampleAPISchemaSnapshotDatabase01) }
   /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 13.
   func testAPIConnectionModelReads01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReads01) }
-  /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 87.
+  /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 95.
   func testAPIConnectionModelReads02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReads02) }
   /// Sources/SwiftLite/Store/Connection+ModelReturning.swift, line 9.
   func testAPIConnectionModelReturning01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReturning01) }
