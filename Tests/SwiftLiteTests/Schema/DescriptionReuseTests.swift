@@ -94,6 +94,20 @@ final class DescriptionReuseTests: SQLiteTestCase {
     XCTAssertFalse(try db.needsMigration(Line.self, target: "a"))
   }
 
+  func testAViewRemadeByAnotherConnectionWithOtherColumnsIsSeen() throws {
+    try db.createTable(for: Line.self, target: "a")
+    try db.execute(#"CREATE VIEW recent AS SELECT id FROM "Line_a""#)
+    for _ in 0..<2 {
+      XCTAssertEqual(
+        try SchemaCatalogue.describe("recent", in: db).schema?.columns.map(\.name), ["id"])
+    }
+    try openSecondConnection().execute(
+      #"DROP VIEW recent; CREATE VIEW recent AS SELECT id, text FROM "Line_a""#)
+    let description = try SchemaCatalogue.describe("recent", in: db)
+    XCTAssertEqual(description.kind, .view)
+    XCTAssertEqual(description.schema?.columns.map(\.name), ["id", "text"])
+  }
+
   func testAColumnAddedByAnotherConnectionIsSeenInOneStatement() throws {
     try db.createTable(for: Line.self, target: "a")
     XCTAssertFalse(try db.needsMigration(Line.self, target: "a"))
