@@ -121,17 +121,21 @@ extension AutoMigration {
     // The key holds the bytes of each name and type, each after its length: names that
     // differ only in their Unicode normalization are different names.
     var key: [UInt8] = []
+    func append(_ text: String) {
+      let count = text.utf8.count
+      for shift in [0, 8, 16, 24] { key.append(UInt8(truncatingIfNeeded: count >> shift)) }
+      key.append(contentsOf: text.utf8)
+    }
     for column in schema.columns {
       guard let swiftType = column.swiftType else { continue }
-      types[column.name] = swiftType
-      for text in [column.name, swiftType] {
-        let count = text.utf8.count
-        key += [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: count >> $0) }
-        key += text.utf8
-      }
+      append(column.name)
+      append(swiftType)
     }
-    guard !types.isEmpty else { return nil }
+    guard !key.isEmpty else { return nil }
     if let text = swiftTypesTexts.withLock({ $0[key] }) { return text }
+    for column in schema.columns {
+      if let swiftType = column.swiftType { types[column.name] = swiftType }
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let text = (try? encoder.encode(types)).map { String(decoding: $0, as: UTF8.self) }

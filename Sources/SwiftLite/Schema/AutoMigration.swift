@@ -257,11 +257,11 @@ public enum AutoMigration {
   /// declares. The common case of a table's first use, decided without diffing.
   private static func isCurrent(_ stored: TableDescription, for desired: TableSchema) -> Bool {
     guard stored.expectedSchema == desired, let sql = stored.sql, let record = stored.record,
-      record.definition.utf8.elementsEqual(sql.utf8)
+      record.definition.hasSameBytes(as: sql)
     else { return false }
     switch (record.swiftTypes, swiftTypesText(desired)) {
     case (nil, nil): break
-    case (let recorded?, let wanted?) where recorded.utf8.elementsEqual(wanted.utf8): break
+    case (let recorded?, let wanted?) where recorded.hasSameBytes(as: wanted): break
     default: return false
     }
     return Set(stored.schema?.indexes ?? []) == Set(desired.indexes)

@@ -11,13 +11,21 @@
 /// record table's primary key.
 ///
 /// Nothing the catalogue holds is taken on trust: the describing statement reads the row
-/// at the rowid and keeps it only if it still names the table, and reads everything else
-/// (the pragmas, the record) afresh, in the same statement, so from the same state of the
-/// file. A change made by this connection, another one or another process, a rollback, a
-/// VACUUM that renumbers the rows: each shows at once, and a stale entry costs one more
-/// statement, never a wrong answer. So no `PRAGMA schema_version` is needed to know when
-/// to look again, and changes that leave the schema alone (a record written by another
-/// connection) are seen too.
+/// at the rowid and keeps it only if it still names the table, and reads SwiftLite's
+/// record afresh, in the same statement, so from the same state of the file. A change made
+/// by this connection, another one or another process, a rollback, a VACUUM that renumbers
+/// the rows: each shows at once, and a stale entry costs one more statement, never a wrong
+/// answer. Changes that leave the schema alone (a record written by another connection)
+/// are seen too.
+///
+/// What the pragmas said of a table (its columns, indexes and foreign keys) is kept with
+/// the `PRAGMA schema_version` it was read at, which the same statement reads: while the
+/// version is the file's, the pragmas are not run again, and a first use of the table
+/// reads two rows by their keys. Any change to the schema moves the version, except one
+/// undone by a rollback, after which another change can bring the same number back with
+/// another schema; SQLite then prepares the describing statement again (a rollback of a
+/// schema change expires every statement of the connection), and the catalogue, seeing
+/// that, forgets every description and reads the table in full.
 final class SchemaCatalogue {
   /// What each row of the describing statement belongs to (its first column).
   enum Part {
@@ -36,6 +44,8 @@ final class SchemaCatalogue {
     static let recordTable = 4
     /// SwiftLite's record: table_name, definition, swift_types, origin, table_sql.
     static let record = 5
+    /// `PRAGMA schema_version`.
+    static let schemaVersion = 6
   }
 
   /// Folded name (see ``key(_:)``) -> rowid in `sqlite_schema`, for tables and views.
@@ -48,6 +58,25 @@ final class SchemaCatalogue {
   /// The record table's row of `sqlite_schema` when the catalogue last read it: where it
   /// is and what its CREATE statement said (which decides its columns).
   private var recordTableRow: (rowID: Int64, sql: String?)?
+
+  /// The tables and views described so far, by the bytes of the name asked for: the
+  /// description, the rowid of the row it was read from, and `PRAGMA schema_version` then.
+  private var described:
+    [ExactText: (schemaVersion: Int64, rowID: Int64, description: TableDescription)] = [:]
+  /// The describing statements (see ``describingSQL(gated:)``) by the record table's columns
+  /// they read and whether they are gated, kept by the catalogue (not the connection's
+  /// cache) with how many times SQLite had prepared each again when it last ran: SQLite
+  /// does so when the schema a statement was prepared for is no longer the file's, or a
+  /// rollback undid a change to it. Few: two per shape of the record table.
+  private var statements:
+    [(columns: [String]?, gated: Bool, statement: Statement, preparations: Int32)] = []
+  /// What the last shapes of table asked for (schemas but for their names and indexes)
+  /// write after `CREATE TABLE "name"`, the last one first (see
+  /// ``createTableSQL(of:as:)``).
+  var createTableBodies: [(shape: TableSchema, body: String)] = []
+
+  /// The most descriptions kept: past that, they are all forgotten and read again.
+  static let describedCapacity = 16_384
 
   private init() {}
 
@@ -73,7 +102,7 @@ final class SchemaCatalogue {
     throws -> TableDescription
   {
     let catalogue = of(db)
-    let expectation = expected.map { ($0, $0.createTableSQL(as: table)) }
+    let expectation = expected.map { ($0, catalogue.createTableSQL(of: $0, as: table)) }
     let description = try catalogue.describe(table, expecting: expectation, in: db)
     // The pragmas were skipped for a statement that is not the expected one: impossible
     // in one statement, but then the table is described again in full.
@@ -88,22 +117,37 @@ final class SchemaCatalogue {
   ) throws -> TableDescription {
     if !isLoaded { _ = try scan(db, after: 0, lookingFor: nil) }
     let key = Self.key(table)
+    let name = ExactText(table)
     var parts: TableDescription.Parts
     var attempt = 0
     // A record table made, changed or dropped since the catalogue looked is read again,
     // once or twice (another connection could change it in between).
     while true {
-      var arguments: [(any SQLiteValueConvertible)?] = [table, rowIDs[key]]
-      if recordColumns != nil || expected != nil { arguments.append(recordTableRow?.rowID) }
-      if let expected { arguments.append(expected.sql) }
+      var kept: (schemaVersion: Int64, rowID: Int64, description: TableDescription)?
+      let moved: Bool
       do {
-        parts = try TableDescription.Parts(
-          db.query(describingSQL(gated: expected != nil), StatementArguments(arguments)),
+        let statement = try describingStatement(gated: expected != nil, in: db)
+        kept = described[name]
+        (parts, moved) = try read(
+          statement,
+          [table, rowIDs[key], recordTableRow?.rowID, expected?.sql, kept?.schemaVersion],
           name: table)
       } catch is SQLiteError where recordColumns != nil && attempt < 2 {
         // The record table went away since the catalogue looked.
         attempt += 1
         _ = try scan(db, after: lastRowID, lookingFor: nil)
+        continue
+      }
+      if moved { described = [:] }
+      if let kept, parts.schemaVersion == kept.schemaVersion {
+        // The schema version is the one the table was described at: the pragmas did not
+        // run, and the description stands, with the record just read. Unless SQLite
+        // prepared the statement again: a rollback brings a schema version back with
+        // another schema, so the table is read in full.
+        if !moved, kept.description.isDescribed(by: parts.stored) {
+          return kept.description.reused(record: parts.record, expecting: expected)
+        }
+        described[name] = nil
         continue
       }
       if recordTableIsAsSeen(parts) || attempt >= 2 { break }
@@ -122,7 +166,50 @@ final class SchemaCatalogue {
       }
     }
     if stored == nil { rowIDs[key] = nil }
-    return TableDescription(name: table, parts: parts, stored: stored, expected: expected)
+    let description = TableDescription(
+      name: table, parts: parts, stored: stored, expected: expected)
+    if description.kind != .missing, let version = parts.schemaVersion, let rowID = rowIDs[key] {
+      if described.count >= Self.describedCapacity { described = [:] }
+      described[name] = (version, rowID, description)
+    }
+    return description
+  }
+
+  /// The describing statement for the record table as the catalogue knows it, prepared on
+  /// first use. A statement new to the catalogue has seen no change it could report: what
+  /// was described before it is then forgotten.
+  /// - Returns: its place in ``statements``.
+  private func describingStatement(gated: Bool, in db: Connection) throws -> Int {
+    if let index = statements.firstIndex(where: {
+      $0.gated == gated && $0.columns == recordColumns
+    }) {
+      return index
+    }
+    described = [:]
+    if statements.count >= 8 { statements = [] }
+    let statement = try db.prepare(describingSQL(gated: gated))
+    statements.append((recordColumns, gated, statement, statement.timesPrepared))
+    return statements.count - 1
+  }
+
+  /// Runs the describing statement at `index` of ``statements`` with `arguments`.
+  /// - Returns: its rows, and whether SQLite prepared it again since it last ran.
+  private func read(_ index: Int, _ arguments: StatementArguments, name: String) throws
+    -> (TableDescription.Parts, moved: Bool)
+  {
+    let statement = statements[index].statement
+    var parts = TableDescription.Parts()
+    do {
+      try statement.bind(arguments)
+      try statement.forEachRow { try parts.read($0, name: name) }
+    } catch {
+      statements.remove(at: index)
+      throw error
+    }
+    let preparations = statement.timesPrepared
+    let moved = statements[index].preparations != preparations
+    statements[index].preparations = preparations
+    return (parts, moved)
   }
 
   /// Whether the record table is as the catalogue last saw it, and the describing
@@ -130,11 +217,11 @@ final class SchemaCatalogue {
   private func recordTableIsAsSeen(_ parts: TableDescription.Parts) -> Bool {
     guard let recordTableRow else { return parts.recordTable == nil }
     guard let seen = parts.recordTable, seen.type == "table",
-      seen.name.utf8.elementsEqual(AutoMigration.recordTable.utf8)
+      seen.name.hasSameBytes(as: AutoMigration.recordTable)
     else { return false }
     switch (seen.sql, recordTableRow.sql) {
     case (nil, nil): return true
-    case (let now?, let then?): return now.utf8.elementsEqual(then.utf8)
+    case (let now?, let then?): return now.hasSameBytes(as: then)
     default: return false
     }
   }
@@ -191,25 +278,28 @@ final class SchemaCatalogue {
   }
 
   /// The describing statement for the record table as the catalogue last saw it.
-  /// Parameters: ?1 the name, ?2 the rowid of its row in `sqlite_schema` (or NULL), ?3 when
-  /// there is a record table (or the statement is `gated`) its rowid (or NULL), and when
-  /// `gated`, ?4 the expected CREATE statement: the columns and foreign keys are read only
-  /// when the table's statement is another. (The one-row gate comes first, CROSS JOIN
-  /// keeping that order: when it is empty, the pragma is not run at all.)
+  /// Parameters: ?1 the name, ?2 the rowid of its row in `sqlite_schema` (or NULL), ?3 the
+  /// record table's rowid (or NULL), ?4 when `gated` the expected CREATE statement (the
+  /// columns and foreign keys are then read only when the table's statement is another),
+  /// ?5 the schema version the table was last described at, or NULL: when it is the file's
+  /// the pragmas do not run at all. (A one-row gate comes first, CROSS JOIN keeping that
+  /// order: when it is empty, the pragma after it is not run.)
   private func describingSQL(gated: Bool) -> String {
-    let cacheKey = (recordColumns ?? []) + (gated ? ["?4"] : [])
-    if let sql = describingSQLCache[cacheKey] { return sql }
+    let moved = "(SELECT 1 FROM version WHERE value IS NOT ?5) CROSS JOIN "
     let gate =
       gated
-      ? "(SELECT 1 WHERE (SELECT sql FROM sqlite_schema WHERE rowid = ?2"
-        + " AND name = ?1 COLLATE NOCASE) IS NOT ?4) CROSS JOIN " : ""
+      ? "(SELECT 1 FROM version WHERE value IS NOT ?5 AND (SELECT sql FROM sqlite_schema"
+        + " WHERE rowid = ?2 AND name = ?1 COLLATE NOCASE) IS NOT ?4) CROSS JOIN " : moved
     var sql =
-      "SELECT 0, type, name, sql, NULL, NULL, NULL, NULL FROM sqlite_schema"
+      "WITH version(value) AS MATERIALIZED (SELECT schema_version FROM pragma_schema_version)"
+      + " SELECT 0, type, name, sql, NULL, NULL, NULL, NULL FROM sqlite_schema"
       + " WHERE rowid = ?2 AND type IN ('table', 'view')"
+      + " UNION ALL SELECT 6, value, NULL, NULL, NULL, NULL, NULL, NULL FROM version"
       + " UNION ALL SELECT 1, name, type, \"notnull\", dflt_value, pk, hidden, NULL"
       + " FROM " + gate + "pragma_table_xinfo(?1, 'main')"
       + " UNION ALL SELECT 2, l.name, l.origin, l.\"unique\", l.partial, i.seqno, i.name, NULL"
-      + " FROM pragma_index_list(?1, 'main') AS l JOIN pragma_index_info(l.name, 'main') AS i"
+      + " FROM " + moved + "pragma_index_list(?1, 'main') AS l"
+      + " JOIN pragma_index_info(l.name, 'main') AS i"
       + " UNION ALL SELECT 3, id, seq, \"table\", \"from\", \"to\", on_update, on_delete"
       + " FROM " + gate + "pragma_foreign_key_list(?1, 'main')"
     guard let recordColumns else {
@@ -217,7 +307,6 @@ final class SchemaCatalogue {
       sql +=
         " UNION ALL SELECT 4, NULL, group_concat(name, ','), NULL, NULL, NULL, NULL, NULL"
         + " FROM pragma_table_xinfo('" + AutoMigration.recordTable + "', 'main')"
-      describingSQLCache[cacheKey] = sql
       return sql
     }
     // The record table's row, by rowid: the same statement, the same columns.
@@ -245,11 +334,8 @@ final class SchemaCatalogue {
       + " WHERE table_name = " + spelling + ")"
       + " AND EXISTS (SELECT 1 FROM pragma_table_xinfo(?1, 'main'))) CROSS JOIN " + table
       + " AS r WHERE r.table_name = ?1 COLLATE NOCASE"
-    describingSQLCache[cacheKey] = sql
     return sql
   }
-
-  private var describingSQLCache: [[String]: String] = [:]
 
   /// A name's bytes with ASCII letters lower-cased: equal for the names SQLite takes for
   /// the same (it ignores ASCII case only, and compares bytes: a `String` key would take

@@ -64,10 +64,41 @@ struct TableDescription {
   var record: AutoMigration.Record? {
     guard kind == .table, let row = recordRow else { return nil }
     if let recorded = row.tableSQL {
-      guard let sql, recorded.utf8.elementsEqual(sql.utf8) else { return nil }
+      guard let sql, recorded.hasSameBytes(as: sql) else { return nil }
     }
     return AutoMigration.Record(
       definition: row.definition, swiftTypes: row.swiftTypes, isAdopted: row.origin == "adopted")
+  }
+}
+
+extension TableDescription {
+  /// This description, read earlier, for a new first use of the table: with SwiftLite's
+  /// record as `record` (just read), and expecting `expected` (a schema and the CREATE
+  /// statement it writes).
+  func reused(
+    record: AutoMigration.RecordRow?, expecting expected: (schema: TableSchema, sql: String)?
+  ) -> TableDescription {
+    var description = self
+    description.recordRow = record
+    guard let expected, kind == .table, let sql, sql.hasSameBytes(as: expected.sql) else {
+      description.expectedSchema = nil
+      return description
+    }
+    description.expectedSchema = expected.schema
+    return description
+  }
+
+  /// Whether `stored` (a row of `sqlite_schema`, just read) is still this description's:
+  /// the same kind, spelling and CREATE statement, byte for byte.
+  func isDescribed(by stored: (type: String, name: String, sql: String?)?) -> Bool {
+    guard let stored, let storedName, stored.name.hasSameBytes(as: storedName),
+      (stored.type == "view") == (kind == .view)
+    else { return false }
+    switch (stored.sql, sql) {
+    case (nil, nil): return true
+    case (let now?, let then?): return now.hasSameBytes(as: then)
+    default: return false
+    }
   }
 }
 
@@ -96,69 +127,80 @@ extension TableDescription {
     /// the catalogue knows of none, its columns joined by commas as `name`); `nil` when none.
     var recordTable: (type: String?, name: String, sql: String?)?
     var record: AutoMigration.RecordRow?
+    /// `PRAGMA schema_version` as the statement read it.
+    var schemaVersion: Int64?
 
     /// Reads the rows: each one's first column says which part it belongs to.
     init(_ rows: [Row], name: String) throws {
-      for row in rows {
-        switch try row.get(Int.self, at: 0) {
-        case SchemaCatalogue.Part.stored:
-          // The catalogue's row of the name, unless the row now holds another object.
-          let stored = try row.get(String.self, at: 2)
-          guard SchemaCatalogue.sameName(stored, name) else { continue }
-          self.stored = (try row.get(String.self, at: 1), stored, try row.get(String?.self, at: 3))
-        case SchemaCatalogue.Part.column:
-          hasColumns = true
-          guard try row.get(Int.self, at: 6) == 0 else {
-            readOnlyColumns.append(
-              ColumnDefinition(
-                name: try row.get(String.self, at: 1),
-                type: try row.get(String.self, at: 2).uppercased(), isNotNull: false))
-            continue
-          }
-          let column = try row.get(String.self, at: 1)
-          let position = try row.get(Int.self, at: 5)
-          if position > 0 { primaryKey.append((position, column)) }
-          columns.append(
+      for row in rows { try read(row, name: name) }
+    }
+
+    /// No rows read yet.
+    init() {}
+
+    /// Reads one row of the describing statement (see ``init(_:name:)``).
+    mutating func read(_ row: Row, name: String) throws {
+      switch try row.get(Int.self, at: 0) {
+      case SchemaCatalogue.Part.stored:
+        // The catalogue's row of the name, unless the row now holds another object.
+        let stored = try row.get(String.self, at: 2)
+        guard SchemaCatalogue.sameName(stored, name) else { return }
+        self.stored = (try row.get(String.self, at: 1), stored, try row.get(String?.self, at: 3))
+      case SchemaCatalogue.Part.column:
+        hasColumns = true
+        guard try row.get(Int.self, at: 6) == 0 else {
+          // A generated column, or a hidden column of a virtual table: read, never written.
+          readOnlyColumns.append(
             ColumnDefinition(
-              name: column, type: try row.get(String.self, at: 2).uppercased(),
-              isNotNull: try row.get(Bool.self, at: 3),
-              defaultSQL: try row.get(String?.self, at: 4)))
-        case SchemaCatalogue.Part.index:
-          let index = try row.get(String.self, at: 1)
-          if indexes[index] == nil {
-            indexOrder.append(index)
-            indexes[index] = (
-              try row.get(String.self, at: 2), try row.get(Bool.self, at: 3),
-              try row.get(Bool.self, at: 4), []
-            )
-          }
-          indexes[index]?.columns.append(
-            (try row.get(Int.self, at: 5), try row.get(String?.self, at: 6)))
-        case SchemaCatalogue.Part.foreignKey:
-          let id = try row.get(Int.self, at: 1)
-          if foreignKeys[id] == nil {
-            foreignKeys[id] = (
-              [], [], try row.get(String.self, at: 3), try row.get(String.self, at: 6),
-              try row.get(String.self, at: 7)
-            )
-          }
-          foreignKeys[id]?.columns.append(try row.get(String.self, at: 4))
-          if let parent = try row.get(String?.self, at: 5) {
-            foreignKeys[id]?.parents.append(parent)
-          }
-        case SchemaCatalogue.Part.recordTable:
-          if let found = try row.get(String?.self, at: 2) {
-            recordTable = (
-              try row.get(String?.self, at: 1), found, try row.get(String?.self, at: 3)
-            )
-          }
-        case SchemaCatalogue.Part.record:
-          let found = try AutoMigration.RecordRow(row)
-          // The spelling asked for wins over the schema's, as a lookup by either would.
-          if record == nil || found.tableName.utf8.elementsEqual(name.utf8) { record = found }
-        default:
-          continue
+              name: try row.get(String.self, at: 1),
+              type: try row.get(String.self, at: 2).uppercased(), isNotNull: false))
+          return
         }
+        let column = try row.get(String.self, at: 1)
+        let position = try row.get(Int.self, at: 5)
+        if position > 0 { primaryKey.append((position, column)) }
+        columns.append(
+          ColumnDefinition(
+            name: column, type: try row.get(String.self, at: 2).uppercased(),
+            isNotNull: try row.get(Bool.self, at: 3),
+            defaultSQL: try row.get(String?.self, at: 4)))
+      case SchemaCatalogue.Part.index:
+        let index = try row.get(String.self, at: 1)
+        if indexes[index] == nil {
+          indexOrder.append(index)
+          indexes[index] = (
+            try row.get(String.self, at: 2), try row.get(Bool.self, at: 3),
+            try row.get(Bool.self, at: 4), []
+          )
+        }
+        indexes[index]?.columns.append(
+          (try row.get(Int.self, at: 5), try row.get(String?.self, at: 6)))
+      case SchemaCatalogue.Part.foreignKey:
+        let id = try row.get(Int.self, at: 1)
+        if foreignKeys[id] == nil {
+          foreignKeys[id] = (
+            [], [], try row.get(String.self, at: 3), try row.get(String.self, at: 6),
+            try row.get(String.self, at: 7)
+          )
+        }
+        foreignKeys[id]?.columns.append(try row.get(String.self, at: 4))
+        if let parent = try row.get(String?.self, at: 5) {
+          foreignKeys[id]?.parents.append(parent)
+        }
+      case SchemaCatalogue.Part.recordTable:
+        if let found = try row.get(String?.self, at: 2) {
+          recordTable = (
+            try row.get(String?.self, at: 1), found, try row.get(String?.self, at: 3)
+          )
+        }
+      case SchemaCatalogue.Part.schemaVersion:
+        schemaVersion = try row.get(Int64.self, at: 1)
+      case SchemaCatalogue.Part.record:
+        let found = try AutoMigration.RecordRow(row)
+        // The spelling asked for wins over the schema's, as a lookup by either would.
+        if record == nil || found.tableName.hasSameBytes(as: name) { record = found }
+      default:
+        return
       }
     }
   }
@@ -189,7 +231,7 @@ extension TableDescription {
     }
     if !parts.hasColumns {
       // A table has columns: the pragmas were skipped, for the expected statement only.
-      guard kind == .table, let expected, let sql, sql.utf8.elementsEqual(expected.sql.utf8)
+      guard kind == .table, let expected, let sql, sql.hasSameBytes(as: expected.sql)
       else { return }
       // As the pragmas report them: declared types upper-cased, a rowid alias without NOT
       // NULL (the statement does not say it), UNIQUE from the indexes below, no CHECK,

@@ -91,6 +91,12 @@ public struct TableSchema: Sendable, Hashable {
 
   /// `CREATE TABLE "name" (...)`, with a different table name when given.
   func createTableSQL(as tableName: String? = nil) -> String {
+    "CREATE TABLE " + SQLIdentifier.quote(tableName ?? name) + createTableBody
+  }
+
+  /// What `CREATE TABLE "name"` is followed by: ` (...)` and ` STRICT`. The table's name
+  /// is not in it (foreign keys name the tables they reference as declared).
+  var createTableBody: String {
     let rowIDAlias = hasRowIDAlias
     var parts = columns.map(columnSQL)
     if !rowIDAlias {
@@ -107,8 +113,7 @@ public struct TableSchema: Sendable, Hashable {
       text += " ON DELETE " + key.onDelete.rawValue + " ON UPDATE " + key.onUpdate.rawValue
       parts.append(text)
     }
-    return "CREATE TABLE " + SQLIdentifier.quote(tableName ?? name) + " ("
-      + parts.joined(separator: ", ") + ")" + (isStrict ? " STRICT" : "")
+    return " (" + parts.joined(separator: ", ") + ")" + (isStrict ? " STRICT" : "")
   }
 
   /// One column's definition as it appears in CREATE TABLE or ALTER TABLE ADD COLUMN.

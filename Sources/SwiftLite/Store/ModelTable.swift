@@ -36,16 +36,28 @@
   /// format is not the standard one (empty: all standard).
   private(set) var encodedDateFormats: [SQLiteDateFormat?] = []
 
-  let selectSQL: String
+  // The statements other than the insert and upsert are written on first use: a table
+  // checked again after the connection's cache let it go is often only saved into.
+  private(set) lazy var selectSQL = "SELECT " + mapping.selectionList + " FROM " + quotedName
   let insertSQL: String
   let upsertSQL: String
-  let updateSQL: String?
+  private(set) lazy var updateSQL: String? =
+    otherPositions.isEmpty
+    ? nil
+    : "UPDATE " + quotedName + " SET "
+      + otherPositions.map {
+        Self.assignment(
+          SQLIdentifier.quote(mapping.columns[$0]), keepsOnNull: mapping.notNullDefaults[$0] != nil)
+      }
+      .joined(separator: ", ") + " WHERE " + keyCondition
   /// `selectSQL` with `keyCondition`: a lookup by primary key.
-  @usableFromInline let findSQL: String
-  let keyCondition: String
+  @usableFromInline lazy var findSQL = selectSQL + " WHERE " + keyCondition
+  private(set) lazy var keyCondition = keyPositions.map {
+    SQLIdentifier.quote(mapping.columns[$0]) + " = ?"
+  }.joined(separator: " AND ")
   let quotedName: String
   /// ` RETURNING` of every column under its property's name (see `insertAndFetch`).
-  let returningClause: String
+  private(set) lazy var returningClause = " RETURNING " + mapping.selectionList
 
   /// The table of `model`, mapped by `mapping`; `slots` from ``mappedSlots(_:properties:)``.
   convenience init<M: Model>(_ model: M.Type, mapping: TableMapping, slots: ColumnMap?) {
@@ -137,10 +149,6 @@
     quotedName = SQLIdentifier.quote(mapping.table)
 
     let columnList = written.map { quoted[$0] }.joined(separator: ", ")
-    // A column named differently from its property (in case only) is read under the
-    // property's name.
-    let selected = mapping.selectionList
-    returningClause = " RETURNING " + selected
     // A NULL for a NOT NULL column with a DEFAULT means the default: an insert writes
     // the default expression (as SQLite would for a column left out), an update keeps the
     // stored value. So one statement serves every model, whichever properties are nil.
@@ -148,7 +156,6 @@
     let placeholders = written.map { index in
       defaults[index].map { "coalesce(?, " + $0 + ")" } ?? "?"
     }.joined(separator: ", ")
-    selectSQL = "SELECT " + selected + " FROM " + quotedName
     insertSQL = "INSERT INTO " + quotedName + " (" + columnList + ") VALUES (" + placeholders + ")"
     let keyList = keyPositions.map { quoted[$0] }.joined(separator: ", ")
     let assignments = otherPositions.map { index in
@@ -160,14 +167,6 @@
       insertSQL + " ON CONFLICT (" + keyList + ") "
       + (assignments.isEmpty
         ? "DO NOTHING" : "DO UPDATE SET " + assignments.joined(separator: ", "))
-    keyCondition = keyPositions.map { quoted[$0] + " = ?" }.joined(separator: " AND ")
-    findSQL = selectSQL + " WHERE " + keyCondition
-    updateSQL =
-      otherPositions.isEmpty
-      ? nil
-      : "UPDATE " + quotedName + " SET "
-        + otherPositions.map { Self.assignment(quoted[$0], keepsOnNull: defaults[$0] != nil) }
-        .joined(separator: ", ") + " WHERE " + keyCondition
   }
 
   /// `"column" = ?`, or for a NOT NULL column with a default, which a NULL leaves as it
