@@ -112,7 +112,8 @@ let package = Package(
       linkerSettings: [.linkedLibrary("sqlite3")]),
 
     .testTarget(
-      name: "SwiftLiteTests", dependencies: ["SwiftLite", "CSQLite", "PowerLossVFS"],
+      name: "SwiftLiteTests",
+      dependencies: ["SwiftLite", "SwiftLiteTesting", "CSQLite", "PowerLossVFS"],
       path: "Tests/SwiftLiteTests"),
     .testTarget(
       name: "SwiftLiteTestingTests", dependencies: ["SwiftLite", "SwiftLiteTesting"],
