@@ -98,6 +98,80 @@ private struct L2Line: Model, Equatable {
   static let primaryKey = ["id"]
 }
 
+// Snapshot releases of one searchable table that is renamed twice.
+private struct L2SContactV1: Model {
+  var id: Int64?
+  var name: String
+  static let tableName = "Contact"
+  static let primaryKey = ["id"]
+  static let fullTextIndexes = [FullTextIndex(L2SContactV1.self, columns: ["name"])]
+}
+
+private struct L2SClientV2: Model {
+  var id: Int64?
+  var fullName: String
+  static let tableName = "Client"
+  static let previousTableNames = ["Contact"]
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["fullName": "name"]
+  static let fullTextIndexes = [FullTextIndex(L2SClientV2.self, columns: ["fullName"])]
+}
+
+private struct L2SPersonV3: Model {
+  var id: Int64?
+  var displayName: String
+  var email: String?
+  static let tableName = "Person"
+  static let previousTableNames = ["Client", "Contact"]
+  static let primaryKey = ["id"]
+  static let renamedProperties = ["displayName": "fullName"]
+  static let previousPropertyNames = ["displayName": ["name"]]
+  static let fullTextIndexes = [FullTextIndex(L2SPersonV3.self, columns: ["displayName"])]
+}
+
+// Models adopting tables made by the sqlite3 CLI, their keys spelled otherwise.
+private struct L2AdoptedLine: Model {
+  var id: Int64?
+  var orderID: Int64
+  var lineNo: Int64
+  var qty: Int
+  static let tableName = "line_item"
+  static let primaryKey = ["id"]
+  static let foreignKeys = [ForeignKey(["order_id", "line_no"], references: "order_line")]
+  enum CodingKeys: String, CodingKey {
+    case id
+    case orderID = "order_id"
+    case lineNo = "line_no"
+    case qty
+  }
+}
+
+private struct L2AdoptedShipper: Model {
+  var id: Int64?
+  var regionID: Int64
+  static let tableName = "shipper"
+  static let primaryKey = ["id"]
+  static let foreignKeys = [ForeignKey(["region_id"], references: "region")]
+  enum CodingKeys: String, CodingKey {
+    case id
+    case regionID = "region_id"
+  }
+}
+
+private struct L2AdoptedProduct: Model {
+  var id: Int64?
+  var categoryID: Int64
+  var name: String
+  static let tableName = "product"
+  static let primaryKey = ["id"]
+  static let foreignKeys = [ForeignKey(["category_id"], references: "category")]
+  enum CodingKeys: String, CodingKey {
+    case id
+    case categoryID = "category_id"
+    case name
+  }
+}
+
 final class LifecycleReview2Tests: XCTestCase {
   private var folder: URL!
   private var path: String { folder.appendingPathComponent("app.sqlite").path }
@@ -273,6 +347,140 @@ final class LifecycleReview2Tests: XCTestCase {
     }
     try db.close()
     XCTAssertEqual(try bytes(), before)
+  }
+
+  private func snapshots() throws -> MigrationSnapshots {
+    var one = Migrator()
+    one.registerModels("v1", L2SContactV1.self)
+    var two = Migrator()
+    two.registerModels("v2", L2SClientV2.self)
+    var three = Migrator()
+    three.registerModels("v3", L2SPersonV3.self)
+    return try MigrationSnapshots([
+      SchemaSnapshot(step: "v1", tables: try XCTUnwrap(one.currentModelTables(ofStep: "v1"))),
+      SchemaSnapshot(step: "v2", tables: try XCTUnwrap(two.currentModelTables(ofStep: "v2"))),
+      SchemaSnapshot(step: "v3", tables: try XCTUnwrap(three.currentModelTables(ofStep: "v3"))),
+    ])
+  }
+
+  private func todaysMigrator() throws -> Migrator {
+    var migrator = Migrator(snapshots: try snapshots())
+    migrator.registerModels("v1", L2SPersonV3.self)
+    migrator.register("v1-seed") { db in
+      try db.execute("INSERT INTO Contact(name) VALUES ('Seeded Sam')")
+    }
+    migrator.registerModels("v2", L2SPersonV3.self)
+    migrator.register("v2-upper") { db in
+      try db.execute("UPDATE Client SET fullName = fullName || '!'")
+    }
+    migrator.registerModels("v3", L2SPersonV3.self)
+    return migrator
+  }
+
+  private func schemaText(_ db: Connection) throws -> [String] {
+    try db.query(
+      "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_schema ORDER BY name"
+    ).map { try $0.get(at: 0) }
+  }
+
+  /// A fresh install and an upgrade from release 1 (made by release 1's own migrator) reach
+  /// the same schema, keep the rows, and search under the newest name.
+  func testSnapshotsReplayTwoTableRenamesWithTheirFullTextIndexes() throws {
+    let freshPath = folder.appendingPathComponent("fresh.sqlite").path
+    let fresh = try Connection(path: freshPath)
+    try todaysMigrator().migrate(fresh)
+    XCTAssertEqual(try fresh.findAll(L2SPersonV3.self).map(\.displayName), ["Seeded Sam!"])
+    XCTAssertEqual(
+      try L2SPersonV3.all().matching(.allWords(in: "sam")).fetchAll(fresh).count, 1)
+
+    do {
+      var releaseOne = Migrator()
+      releaseOne.registerModels("v1", L2SContactV1.self)
+      releaseOne.register("v1-seed") { db in
+        try db.execute("INSERT INTO Contact(name) VALUES ('Seeded Sam')")
+      }
+      let db = try Connection(path: path)
+      try releaseOne.migrate(db)
+      try db.save(L2SContactV1(id: nil, name: "Ann Lee"))
+      try db.close()
+    }
+    let upgraded = try Connection(path: path)
+    try todaysMigrator().migrate(upgraded)
+    XCTAssertEqual(
+      try upgraded.findAll(L2SPersonV3.self, orderBy: "id").map(\.displayName),
+      ["Seeded Sam!", "Ann Lee!"])
+    XCTAssertEqual(
+      try L2SPersonV3.all().matching(.allWords(in: "lee")).fetchAll(upgraded).map(\.id), [2])
+    XCTAssertEqual(try schemaText(upgraded), try schemaText(fresh))
+  }
+
+  /// Implied parent columns over a two-column key: the table's own key, adopted by
+  /// recording it.
+  func testAdoptionTakesAnImpliedCompositeKeyAsTheTablesKey() throws {
+    do {
+      let db = try Connection(path: path)
+      try db.execute(
+        """
+        CREATE TABLE order_line(order_id INTEGER NOT NULL, line_no INTEGER NOT NULL,
+          PRIMARY KEY (order_id, line_no));
+        CREATE TABLE line_item(id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL,
+          line_no INTEGER NOT NULL, qty INTEGER NOT NULL,
+          FOREIGN KEY (order_id, line_no) REFERENCES order_line(order_id, line_no));
+        INSERT INTO order_line VALUES (1, 1);
+        INSERT INTO line_item VALUES (1, 1, 1, 5);
+        """)
+      try db.close()
+    }
+    let db = try Connection(path: path)
+    let line = try db.adoptionPlan(for: L2AdoptedLine.self)
+    XCTAssertFalse(line.schemaChanges.contains(where: \.needsRebuild), "\(line)")
+    XCTAssertTrue(line.canApply, "\(line)")
+  }
+
+  // Review2 finding 4
+  /// A dry run in a queue's read (which cannot rename even in a savepoint) of a release that
+  /// renames the table and refuses a change: the plan must not look complete. It lists the
+  /// refusal, or says in `unchecked` what it did not plan.
+  func testADryRunInAReadOfARenameSaysWhatItDidNotPlan() throws {
+    try releaseOne()
+    let before = try bytes()
+    let queue = try DatabaseQueue(path: path)
+    let plan = try queue.read { db in try db.migrationPlan(for: L2PersonRefused.self) }
+    XCTAssertTrue(
+      !plan.refusals.isEmpty || !plan.unchecked.isEmpty,
+      "a plan that looks complete, yet migrate refuses: \(plan)")
+    XCTAssertThrowsError(try queue.write { db in try db.migrate(L2PersonRefused.self) })
+    try queue.close()
+    XCTAssertEqual(try bytes(), before)
+  }
+
+  // Review2 finding 3
+  /// A key written `REFERENCES CATEGORY(ID)` by the other program and declared
+  /// `ForeignKey(["category_id"], references: "category")` by the model is the same key:
+  /// SQLite compares names without case. Adoption should record it, not rebuild the table.
+  func testAdoptionTakesAParentNamedInOtherCasesAsTheTablesKey() throws {
+    throw XCTSkip(
+      "Review2 finding 3: a parent table named in other letter cases is taken as another key")
+    do {
+      let db = try Connection(path: path)
+      try db.execute(
+        """
+        CREATE TABLE CATEGORY(id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE product(id INTEGER PRIMARY KEY,
+          category_id INTEGER NOT NULL REFERENCES CATEGORY(ID), name TEXT NOT NULL);
+        CREATE TABLE region(id INTEGER PRIMARY KEY);
+        CREATE TABLE shipper(id INTEGER PRIMARY KEY, region_id INTEGER NOT NULL REFERENCES REGION);
+        INSERT INTO CATEGORY VALUES (1, 'Tea');
+        INSERT INTO product VALUES (1, 1, 'Green');
+        """)
+      try db.close()
+    }
+    let db = try Connection(path: path)
+    let shipper = try db.adoptionPlan(for: L2AdoptedShipper.self)
+    XCTAssertFalse(shipper.schemaChanges.contains(where: \.needsRebuild), "\(shipper)")
+    let product = try db.adoptionPlan(for: L2AdoptedProduct.self)
+    XCTAssertFalse(product.schemaChanges.contains(where: \.needsRebuild), "\(product)")
+    XCTAssertTrue(product.canApply, "\(product)")
   }
 
   /// Generated columns are never written, by any write.
