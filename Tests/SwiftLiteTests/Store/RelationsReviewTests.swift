@@ -110,3 +110,102 @@ final class RelationsReviewTests: SQLiteTestCase {
     XCTAssertEqual(tracks.map { $0.parent?.name }, ["Rock", "Rock", "Jazz", nil])
   }
 }
+
+// Keys declared by the model, equal to the table's but spelled otherwise.
+private struct RRAlbumDeclared: Model, Equatable {
+  var albumId: Int64
+  var title: String
+  var artistCode: String
+  static let tableName = "Album"
+  static let primaryKey = ["albumId"]
+  static let foreignKeys = [ForeignKey(["artistCode"], references: "artist", ["code"])]
+  static let artist = belongsTo(RRArtist.self)
+}
+
+// A parent with a two-column key declared in another order than the table's.
+private struct RRShelf: Model, Equatable {
+  var room: String
+  var row: Int64
+  var label: String
+  static let tableName = "Shelf"
+  static let primaryKey = ["room", "row"]
+  static let books = hasMany(RRBook.self)
+}
+
+private struct RRBook: Model, Equatable {
+  var bookId: Int64
+  var shelfRow: Int64
+  var shelfRoom: String
+  static let tableName = "Book"
+  static let primaryKey = ["bookId"]
+  static let shelf = belongsTo(RRShelf.self)
+}
+
+// A child whose key column is renamed by CodingKeys.
+private struct RRSnakeAlbum: Model, Equatable {
+  var id: Int64
+  var artistID: Int64
+  static let tableName = "snake_album"
+  static let primaryKey = ["id"]
+  static let artist = belongsTo(RRArtistByID.self)
+  enum CodingKeys: String, CodingKey {
+    case id
+    case artistID = "artist_id"
+  }
+}
+
+private struct RRArtistByID: Model, Equatable {
+  var artistId: Int64
+  var name: String
+  static let tableName = "Artist"
+  static let primaryKey = ["artistId"]
+  static let albums = hasMany(RRSnakeAlbum.self)
+}
+
+final class RelationsReview2Tests: SQLiteTestCase {
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    try db.execute(RelationsReviewTests.script)
+    try db.execute(
+      """
+      CREATE TABLE Shelf(row INTEGER NOT NULL, room TEXT NOT NULL, label TEXT NOT NULL,
+        PRIMARY KEY (row, room)) WITHOUT ROWID;
+      CREATE TABLE Book(bookId INTEGER PRIMARY KEY, shelfRow INTEGER NOT NULL,
+        shelfRoom TEXT NOT NULL, FOREIGN KEY (shelfRow, shelfRoom) REFERENCES Shelf);
+      INSERT INTO Shelf VALUES (1, 'A', 'A1'), (2, 'A', 'A2'), (1, 'B', 'B1');
+      INSERT INTO Book VALUES (1, 1, 'A'), (2, 1, 'B'), (3, 2, 'A'), (4, 1, 'B');
+      CREATE TABLE snake_album(id INTEGER PRIMARY KEY,
+        artist_id INTEGER NOT NULL REFERENCES Artist(ArtistId));
+      INSERT INTO snake_album VALUES (1, 1), (2, 2), (3, 2);
+      """)
+  }
+
+  /// A declared key that is the table's own, in other letter cases: no mismatch.
+  func testADeclaredKeyInOtherCasesIsTheTablesKey() throws {
+    let albums = try RRAlbumDeclared.all().order(Column("albumId"))
+      .fetchAll(db, including: RRAlbumDeclared.artist)
+    XCTAssertEqual(albums.map { $0.parent?.name }, ["AC/DC", "Accept", "Accept"])
+  }
+
+  /// `REFERENCES Shelf` over (row, room): the child's columns pair with the parent's key in
+  /// the table's order, whatever order the model declares its key in.
+  func testAnImpliedCompositeKeyPairsInTheTablesOrder() throws {
+    let shelves = try RRShelf.all().order(Column("label")).fetchAll(db, including: RRShelf.books)
+    XCTAssertEqual(shelves.map { $0.children.map(\.bookId).sorted() }, [[1], [3], [2, 4]])
+    let books = try RRBook.all().order(Column("bookId")).fetchAll(db, including: RRBook.shelf)
+    XCTAssertEqual(books.map { $0.parent?.label }, ["A1", "B1", "A2", "B1"])
+    XCTAssertEqual(try RRShelf.all().having(RRShelf.books.count >= 2).fetchCount(db), 1)
+  }
+
+  /// A key column renamed by CodingKeys.
+  func testAKeyColumnRenamedByCodingKeys() throws {
+    let artists = try RRArtistByID.all().order(Column("artistId"))
+      .fetchAll(db, including: RRArtistByID.albums)
+    XCTAssertEqual(artists.map { $0.children.map(\.id).sorted() }, [[1], [2, 3]])
+    let albums = try RRSnakeAlbum.all().order(Column("id"))
+      .fetchAll(db, including: RRSnakeAlbum.artist)
+    XCTAssertEqual(albums.map { $0.parent?.name }, ["AC/DC", "Accept", "Accept"])
+    XCTAssertEqual(
+      try RRArtistByID.all().having(RRArtistByID.albums.count >= 2).fetchCount(db), 1)
+  }
+}
