@@ -172,6 +172,14 @@ private struct L2AdoptedProduct: Model {
   }
 }
 
+private struct L2PersonLower: Model {
+  var id: Int64?
+  var name: String
+  static let tableName = "Person"
+  static let previousTableNames = ["CONTACT"]
+  static let primaryKey = ["id"]
+}
+
 final class LifecycleReview2Tests: XCTestCase {
   private var folder: URL!
   private var path: String { folder.appendingPathComponent("app.sqlite").path }
@@ -481,6 +489,62 @@ final class LifecycleReview2Tests: XCTestCase {
     let product = try db.adoptionPlan(for: L2AdoptedProduct.self)
     XCTAssertFalse(product.schemaChanges.contains(where: \.needsRebuild), "\(product)")
     XCTAssertTrue(product.canApply, "\(product)")
+  }
+
+  /// A previous name in other letter cases finds the table, as SQLite would.
+  func testAPreviousTableNameInOtherCasesFindsTheTable() throws {
+    try releaseOne()
+    let db = try Connection(path: path)
+    try db.execute("PRAGMA foreign_keys = OFF; DROP TABLE Note")
+    try db.migrate(L2PersonLower.self)
+    XCTAssertEqual(try db.findAll(L2PersonLower.self, orderBy: "id").map(\.name), ["Ann", "Bob"])
+  }
+
+  /// A launch whose preparation refuses: a typed error listing the refusal, and the file
+  /// byte for byte as it was (not even the rename).
+  func testALaunchWhosePreparationRefusesLeavesTheFile() throws {
+    try releaseOne()
+    let before = try bytes()
+    for pool in [false, true] {
+      XCTAssertThrowsError(
+        try pool
+          ? {
+            _ = try DatabasePool(path: path, preparation: ModelPreparation(L2PersonRefused.self))
+          }()
+          : {
+            _ = try DatabaseQueue(path: path, preparation: ModelPreparation(L2PersonRefused.self))
+          }()
+      ) { error in
+        XCTAssertEqual(
+          (error as? MigrationError)?.refusals.map(\.error),
+          [.notNullWithoutDefault(table: "Person", column: "age")], "\(error)")
+      }
+      if !pool { XCTAssertEqual(try bytes(), before) }
+    }
+  }
+
+  /// Only a generated column changed: update(_:from:) writes nothing.
+  func testUpdateFromWithOnlyAGeneratedColumnChangedWritesNothing() throws {
+    do {
+      let db = try Connection(path: path)
+      try db.execute(
+        """
+        CREATE TABLE line(id INTEGER PRIMARY KEY, price REAL NOT NULL, quantity INTEGER NOT NULL,
+          total REAL GENERATED ALWAYS AS (price * quantity) STORED,
+          label TEXT GENERATED ALWAYS AS ('x' || quantity) VIRTUAL);
+        INSERT INTO line(id, price, quantity) VALUES (1, 2.5, 2);
+        """)
+      try db.close()
+    }
+    let before = try bytes()
+    let db = try Connection(path: path)
+    let original = try XCTUnwrap(db.find(L2Line.self, id: 1))
+    var changed = original
+    changed.total = 1
+    changed.label = "y"
+    try db.update(changed, from: original)
+    try db.close()
+    XCTAssertEqual(try bytes(), before)
   }
 
   /// Generated columns are never written, by any write.

@@ -209,3 +209,47 @@ final class RelationsReview2Tests: SQLiteTestCase {
       try RRArtistByID.all().having(RRArtistByID.albums.count >= 2).fetchCount(db), 1)
   }
 }
+
+// A declared key that contradicts the table's: other parent columns.
+private struct RRAlbumContradicting: Model, Equatable {
+  var albumId: Int64
+  var title: String
+  var artistCode: String
+  static let tableName = "Album"
+  static let primaryKey = ["albumId"]
+  static let foreignKeys = [ForeignKey(["artistCode"], references: "Artist", ["name"])]
+  static let artist = belongsTo(RRArtist.self)
+}
+
+final class RelationsReview3Tests: TemporaryDirectoryTestCase {
+  /// Through a pool's read and a repository, a contradicting declared key is the typed
+  /// mismatch, naming both keys; SwiftLite creates nothing.
+  func testAContradictingDeclaredKeyThroughAPoolAndARepository() throws {
+    let file = path("pool.sqlite")
+    let pool = try DatabasePool(path: file)
+    try pool.write { db in try db.execute(RelationsReviewTests.script) }
+    XCTAssertThrowsError(
+      try pool.read { db in
+        try RRAlbumContradicting.all().fetchAll(db, including: RRAlbumContradicting.artist)
+      }
+    ) { error in
+      guard case .foreignKeyMismatch? = error as? RelationError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+      XCTAssertTrue("\(error)".lowercased().contains("code"), "\(error)")
+    }
+    // The model's first use on the repository's connection checks its keys: so does making it.
+    XCTAssertThrowsError(try Repository<RRAlbumContradicting>(pool)) { error in
+      guard case .foreignKeyMismatch? = error as? RelationError else {
+        return XCTFail("\(type(of: error)): \(error)")
+      }
+    }
+    try pool.close()
+    let check = try Connection(path: file)
+    XCTAssertEqual(
+      try check.scalar(Int.self, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'swiftlite%'"),
+      0)
+    XCTAssertEqual(try check.scalar(Int.self, "SELECT count(*) FROM Album"), 3)
+    try check.close()
+  }
+}
