@@ -67,6 +67,13 @@ extension Connection {
     let quoted = SQLIdentifier.quote(name ?? nextSavepointName())
     // A savepoint outside a transaction opens one, which SQLite may roll back as a whole.
     let opensTransaction = !isInTransaction
+    // The outermost savepoint is rolled back with its transaction: `ROLLBACK TO` then
+    // `RELEASE` would commit it, writing the restored pages and the file's change counter
+    // (and, for a schema change, telling every other connection that the schema changed).
+    let rollback =
+      opensTransaction
+      ? "ROLLBACK TRANSACTION"
+      : "ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted
     try execute("SAVEPOINT " + quoted)
     let result: T
     do {
@@ -74,13 +81,13 @@ extension Connection {
       defer { if opensTransaction { transactionGuard.depth -= 1 } }
       result = try body(self)
     } catch {
-      rollbackQuietly("ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted)
+      rollbackQuietly(rollback)
       throw error
     }
     do {
       try execute("RELEASE SAVEPOINT " + quoted)
     } catch {
-      rollbackQuietly("ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted)
+      rollbackQuietly(rollback)
       throw error
     }
     return result

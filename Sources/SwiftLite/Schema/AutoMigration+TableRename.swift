@@ -5,7 +5,8 @@
 extension AutoMigration {
   /// The plan that renames the table `desired` names from one of `previousNames`, then does
   /// what `planRest` plans once it is renamed; `nil` when no such table is to be renamed.
-  /// On a connection that cannot write (a read), the plan lists the rename alone.
+  /// On a connection that cannot write (a read), the plan lists the rename alone, and says in
+  /// its `unchecked` that the rest was not planned.
   /// - Parameters:
   ///   - desired: the schema wanted, under the table's new name.
   ///   - previousNames: the table's earlier names, newest first.
@@ -50,7 +51,14 @@ extension AutoMigration {
     }
     let change = SchemaChange.tableRenamed(from: oldName, to: desired.name)
     guard let rest else {
-      return MigrationPlan(table: desired.name, strategy: .alter, changes: [change], steps: steps)
+      // Nothing after the rename was planned: the plan must not look complete.
+      var plan = MigrationPlan(
+        table: desired.name, strategy: .alter, changes: [change], steps: steps)
+      plan.unchecked = [
+        "the changes after renaming \(oldName) to \(desired.name), and their refusals "
+          + "(this connection cannot write, even in a savepoint rolled back)"
+      ]
+      return plan
     }
     var plan = MigrationPlan(
       table: desired.name, strategy: rest.strategy == .none ? .alter : rest.strategy,

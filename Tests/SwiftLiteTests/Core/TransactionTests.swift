@@ -229,7 +229,7 @@ final class TransactionInterruptTests: SQLiteTestCase {
 
   func testInterruptedSavepointRollbackStillEndsTheSavepoint() throws {
     try db.execute("CREATE TABLE t(a)")
-    interruptOnce(startingWith: "ROLLBACK TO")
+    interruptOnce(startingWith: "ROLLBACK")
     XCTAssertThrowsError(
       try db.savepoint { db in
         try db.run("INSERT INTO t VALUES (1)")
@@ -237,5 +237,17 @@ final class TransactionInterruptTests: SQLiteTestCase {
       })
     XCTAssertFalse(db.isInTransaction, "the savepoint was left open")
     XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM t"), 0)
+    // Nested in a transaction, the savepoint alone is rolled back.
+    interruptOnce(startingWith: "ROLLBACK TO")
+    try db.transaction { db in
+      try db.run("INSERT INTO t VALUES (2)")
+      XCTAssertThrowsError(
+        try db.savepoint { db in
+          try db.run("INSERT INTO t VALUES (1)")
+          throw TestError()
+        })
+      XCTAssertTrue(db.isInTransaction)
+    }
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT a FROM t"), 2)
   }
 }
