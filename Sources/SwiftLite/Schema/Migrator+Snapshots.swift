@@ -102,17 +102,43 @@ extension Migrator {
     guard let snapshot = snapshots[migration.name] else {
       throw MigrationSnapshotError.missingSnapshots([migration.name])
     }
-    for recorded in snapshot.tables {
-      // A snapshot of format 1 holds no full-text indexes: a model whose table it records
-      // otherwise exactly still goes through the model, which creates them.
-      let format = snapshot.formatVersion
-      if let model = models.first(where: {
-        (try? $0.table())?.recordable(inFormat: format) == recorded
-      }) {
-        try model.migrate(db)
-      } else {
-        try AutoMigration.migrate(to: recorded, in: db)
+    try Self.migrateEach(
+      snapshot.tables.map { recorded in
+        (
+          recorded.name,
+          {
+            // A snapshot of format 1 holds no full-text indexes: a model whose table it
+            // records otherwise exactly still goes through the model, which creates them.
+            let format = snapshot.formatVersion
+            if let model = models.first(where: {
+              (try? $0.table())?.recordable(inFormat: format) == recorded
+            }) {
+              try model.migrate(db)
+            } else {
+              try AutoMigration.migrate(to: recorded, in: db)
+            }
+          }
+        )
+      })
+  }
+
+  /// Migrates each table of one model step in turn. A refused table does not keep the
+  /// others from being planned: the step throws every refusal of every table at once (the
+  /// refusal's own case for a single one, ``MigrationError/refused(table:refusals:)``
+  /// naming the tables for more), and its transaction rolls back what the others did.
+  static func migrateEach(_ tables: [(name: String, migrate: () throws -> Void)]) throws {
+    var refused: [String] = []
+    var refusals: [MigrationRefusal] = []
+    for table in tables {
+      do {
+        try table.migrate()
+      } catch let error as MigrationError where !error.refusals.isEmpty {
+        refused.append(table.name)
+        refusals += error.refusals
       }
+    }
+    if let error = MigrationError(table: refused.joined(separator: ", "), refusals: refusals) {
+      throw error
     }
   }
 }

@@ -168,7 +168,7 @@ public struct Migrator: Sendable {
   /// Registers a model step of `models`, in order.
   private mutating func registerModelStep(_ name: String, _ models: [StepModel]) {
     var migration = Migration(name: name, foreignKeyChecks: .deferred) { db in
-      for model in models { try model.migrate(db) }
+      try Self.migrateEach(models.map { model in (model.tableName, { try model.migrate(db) }) })
     }
     migration.models = models
     migrations.append(migration)

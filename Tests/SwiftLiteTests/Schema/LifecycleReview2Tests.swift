@@ -336,8 +336,6 @@ final class LifecycleReview2Tests: XCTestCase {
   /// One model step over two tables that both refuse: every refusal of both, and neither
   /// table changed.
   func testAModelStepOverTwoRefusingTablesListsBothAndWritesNothing() throws {
-    throw XCTSkip(
-      "Review2 finding 2: a model step over several tables throws the first table's refusals only")
     do {
       let db = try Connection(path: path)
       try db.save(L2ItemV1(id: 1, name: "a", note: "kept"))
