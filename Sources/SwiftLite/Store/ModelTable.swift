@@ -196,8 +196,9 @@
 
   /// Settles the format of each `Date` property the model declares none for, once per
   /// connection, before the first write: the standard one on a table SwiftLite created; on
-  /// a table another program made, the format of the column's first non-NULL value, else
-  /// a lossless one for its affinity (see ``ColumnConstraint/dateFormat(_:)``). Only reads.
+  /// a table another program made, the form of the column's first non-NULL value
+  /// (``ColumnDateForm``, widened when a date needs it), else a lossless format for its
+  /// affinity (see ``ColumnConstraint/dateFormat(_:)``). Only reads.
   /// - Throws: `SQLiteError` when reading the sample fails.
   func resolveDateFormats(_ db: Connection) throws {
     guard !dateFormatsResolved else { return }
