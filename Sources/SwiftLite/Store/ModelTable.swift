@@ -172,13 +172,14 @@
         ? "DO NOTHING" : "DO UPDATE SET " + assignments.joined(separator: ", "))
   }
 
-  /// `"column" = ?N`, or for a NOT NULL column with a default, which a NULL leaves as it
-  /// is, `"column" = coalesce(?N, "column")`; for a `Data` property (`keepsText`), the
-  /// value as TEXT when the row holds TEXT there (see ``keepingText(_:of:)``).
+  /// `"column" = ?`, or for a NOT NULL column with a default, which a NULL leaves as it
+  /// is, `"column" = coalesce(?, "column")`, `?` being parameter `parameter`; for a `Data`
+  /// property (`keepsText`), the value as TEXT when the row holds TEXT there (see ``keepingText(_:of:)``).
   static func assignment(
     _ quoted: String, parameter: Int, keepsOnNull: Bool, keepsText: Bool = false
   ) -> String {
-    let mark = "?" + String(parameter)
+    // Numbered only where the value is named twice; a plain `?` takes the next number.
+    let mark = keepsText ? "?" + String(parameter) : "?"
     let value = keepsOnNull ? "coalesce(" + mark + ", " + quoted + ")" : mark
     return quoted + " = " + (keepsText ? keepingText(value, of: quoted) : value)
   }
