@@ -37,6 +37,18 @@ private func fuzzDateText(_ text: String) {
   check(julian != nil, "SwiftLite reads \(text.debugDescription) as a date, SQLite does not")
   let ours = Int64((date.timeIntervalSince1970 * 1000).rounded())
   if let julian { check(abs(julian - ours) <= 1, "\(text.debugDescription): \(ours) vs \(julian)") }
+  // A text form found in a column writes back its own text, and widens for a date it
+  // cannot hold without losing the millisecond.
+  guard let form = DateTextForm(of: text) else { return }
+  check((try? form.text(for: date)) == text, "\(text.debugDescription) not written back")
+  for shift in [0.001, 0.25, 1, 61, 3_600.5] {
+    let later = date.addingTimeInterval(shift)
+    guard let written = try? form.text(for: later) else { continue }
+    let back = SQLiteDateText.parse(written).map { ($0.timeIntervalSince1970 * 1000).rounded() }
+    check(
+      back == (later.timeIntervalSince1970 * 1000).rounded(),
+      "\(text.debugDescription) + \(shift)s written \(written.debugDescription)")
+  }
 }
 
 /// FTS query escaping: whatever the input, each factory's query is valid FTS5 syntax.

@@ -19,7 +19,7 @@ import SwiftLite
 /// print(try ModelGenerator(Connection(path: "store.sqlite", options: .readOnly)).source())
 /// ```
 public struct ModelGenerator {
-  private let db: Connection
+  let db: Connection
 
   /// A generator reading the schema of `db`'s main database; it only reads.
   public init(_ db: Connection) { self.db = db }
@@ -357,13 +357,6 @@ public struct ModelGenerator {
         + " IS NOT NULL LIMIT 1")
     // Text that is not UTF-8 is no date and no String: it tells nothing.
     return row.flatMap { try? $0[0] }
-  }
-
-  /// The format of the first non-NULL value of a column, when it is in one of
-  /// ``SQLiteDateFormat``'s; `nil` for an empty column or another form (the model then
-  /// writes the format it finds when it first writes, see ``ColumnConstraint/dateFormat(_:)``).
-  private func dateFormat(of column: String, in table: String) throws -> SQLiteDateFormat? {
-    try firstValue(of: column, in: table).flatMap { SQLiteDateFormat(of: $0) }
   }
 
   /// For a column that stores values as given: the Swift type of the first value found,

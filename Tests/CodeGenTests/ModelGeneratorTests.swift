@@ -221,4 +221,17 @@ extension ModelGeneratorTests {
     try db.delete(ann)
     XCTAssertEqual(try db.count(Bill.self), 0)
   }
+  func testADateFormatIsDeclaredOnlyWhenEveryValueIsInIt() throws {
+    let source = try ModelGenerator(
+      script: """
+        CREATE TABLE ev(id INTEGER PRIMARY KEY, day DATETIME, mixed DATETIME, other DATETIME);
+        INSERT INTO ev VALUES (1, '2021-01-02', '2021-01-02', '2021-01-02T10:11:12'),
+          (2, '2021-01-03', '2021-01-02 10:11:12', '2021-01-03T10:11:12');
+        """
+    ).source()
+    XCTAssertTrue(source.contains(#""day": [.dateFormat(.date)]"#), source)
+    // Several formats, or a form of none: the model writes the form it finds, losing nothing.
+    XCTAssertFalse(source.contains(#""mixed": [.dateFormat"#), source)
+    XCTAssertFalse(source.contains(#""other": [.dateFormat"#), source)
+  }
 }

@@ -44,14 +44,24 @@ public enum ColumnConstraint: Sendable, Hashable {
   /// ``SQLiteDateFormat/unixSeconds``, REAL for ``SQLiteDateFormat/unixSecondsReal``, else
   /// TEXT). Every format is read back whatever the declaration.
   ///
+  /// A declared format writes what it declares, dropping what it cannot hold (the time of
+  /// day for ``SQLiteDateFormat/date``).
+  ///
   /// Without it, a table SwiftLite created writes ``SQLiteDateFormat/standard``; a table
-  /// another program made (mapped, or adopted) writes the format its column already uses:
-  /// the format of the column's first non-NULL value (in the table's order), read once per
-  /// connection at the model's first write there; when the column is empty or that value is
-  /// in none of ``SQLiteDateFormat``'s forms, a format that loses nothing:
-  /// ``SQLiteDateFormat/unixSecondsReal`` in a column of INTEGER or REAL affinity (which
-  /// stores whole seconds as INTEGER), else the standard format. So a plain `save`
-  /// or `update` of a row read unchanged writes back the same bytes in a column that uses one
-  /// format; for a column of mixed formats, `update(_:from:)` writes only what changed.
+  /// another program made (mapped, or adopted) writes the form its column already uses:
+  /// the form of the column's first non-NULL value (in the table's order), read once per
+  /// connection at the model's first write there. That is INTEGER or REAL Unix seconds, or
+  /// a text form SQLite reads with a day: `T` or a space before the time, minutes, seconds
+  /// or 1 to 9 fraction digits, then nothing, `Z`, or a fixed offset such as `+02:00` (the
+  /// time is written at that offset). A date that form cannot hold is written in the
+  /// nearest form that holds it, to the millisecond (or the form's digits beyond): a time
+  /// of day where the form is a day, `YYYY-MM-DD HH:MM:SS`; seconds where it has minutes,
+  /// `HH:MM:SS`; a fraction where it has fewer digits, `.SSS`; a fraction in INTEGER
+  /// seconds, REAL seconds. When the column is empty or that value is in no such form, a
+  /// format that loses nothing: ``SQLiteDateFormat/unixSecondsReal`` in a column of INTEGER
+  /// or REAL affinity (which stores whole seconds as INTEGER), else the standard format. So
+  /// a plain `save` or `update` of a row read unchanged writes back the same bytes in a
+  /// column that uses one form, and loses nothing in a column of several; there,
+  /// `update(_:from:)`, which writes only what changed, keeps the other rows' forms too.
   case dateFormat(SQLiteDateFormat)
 }

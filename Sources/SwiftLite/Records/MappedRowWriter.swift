@@ -19,11 +19,11 @@ public struct MappedRowWriter {
   @usableFromInline let marks: UnsafeMutablePointer<UInt32>?
   @usableFromInline let generation: UInt32
   /// The format of each position's `Date`, when the table's are not all the standard one.
-  @usableFromInline let dateFormats: ContiguousArray<SQLiteDateFormat?>?
+  @usableFromInline let dateFormats: ContiguousArray<ColumnDateForm?>?
 
   init(
     statement: Statement, parameters: ColumnMap, marks: ParameterMarks,
-    dateFormats: ContiguousArray<SQLiteDateFormat?>? = nil
+    dateFormats: ContiguousArray<ColumnDateForm?>? = nil
   ) {
     self.statement = statement
     self.handle = statement.handle
@@ -34,8 +34,7 @@ public struct MappedRowWriter {
     self.dateFormats = dateFormats
   }
 
-  init(values: ValueList, slots: ColumnMap, dateFormats: ContiguousArray<SQLiteDateFormat?>? = nil)
-  {
+  init(values: ValueList, slots: ColumnMap, dateFormats: ContiguousArray<ColumnDateForm?>? = nil) {
     self.statement = nil
     self.handle = nil
     self.values = values

@@ -19,7 +19,7 @@ final class RowEncoder {
   @exclusivity(unchecked) private var cursor = 0
   /// The format of each column's `Date`, by column; empty when every date is written in
   /// the standard format.
-  var dateFormats: [SQLiteDateFormat?] = []
+  var dateFormats: [ColumnDateForm?] = []
   /// When set, ``encode(_:)`` binds each column straight to this statement's parameter
   /// (column `i` to parameter `i + 1`) instead of filling ``values``.
   private let target: Statement?

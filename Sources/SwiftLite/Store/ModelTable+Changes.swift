@@ -3,9 +3,10 @@ extension ModelTable {
   /// `UPDATE ... SET` of the columns at `positions` only, then the key condition.
   func updateSQL(setting positions: [Int]) -> String {
     "UPDATE " + quotedName + " SET "
-      + positions.map {
+      + positions.enumerated().map { ordinal, position in
         Self.assignment(
-          SQLIdentifier.quote(mapping.columns[$0]), keepsOnNull: mapping.notNullDefaults[$0] != nil)
+          SQLIdentifier.quote(mapping.columns[position]), parameter: ordinal + 1,
+          keepsOnNull: mapping.notNullDefaults[position] != nil, keepsText: keepsText[position])
       }.joined(separator: ", ") + " WHERE " + keyCondition
   }
 

@@ -25,16 +25,18 @@
   private var readMap: ColumnMap?
   /// Per property: the format the model declares for a `Date` property (``standard`` for
   /// an undeclared one, to be settled by ``resolveDateFormats(_:)``); `nil` for the others.
-  private var dateFormats: [SQLiteDateFormat?]
+  private var dateFormats: [ColumnDateForm?]
   /// Per property: whether it is a `Date` without a declared format.
   private let undeclaredDates: [Bool]
   private var dateFormatsResolved = false
+  /// Per property: whether it is `Data`, which an update writes as TEXT over TEXT.
+  let keepsText: [Bool]
   /// ``dateFormats`` by position of a mapped model's `mappedColumns`, once resolved and
   /// when some format is not the standard one.
-  private(set) var positionDateFormats: ContiguousArray<SQLiteDateFormat?>?
+  private(set) var positionDateFormats: ContiguousArray<ColumnDateForm?>?
   /// ``dateFormats`` by property for the `Codable` encoders, once resolved and when some
   /// format is not the standard one (empty: all standard).
-  private(set) var encodedDateFormats: [SQLiteDateFormat?] = []
+  private(set) var encodedDateFormats: [ColumnDateForm?] = []
 
   // The statements other than the insert and upsert are written on first use: a table
   // checked again after the connection's cache let it go is often only saved into.
@@ -42,14 +44,7 @@
   let insertSQL: String
   let upsertSQL: String
   private(set) lazy var updateSQL: String? =
-    otherPositions.isEmpty
-    ? nil
-    : "UPDATE " + quotedName + " SET "
-      + otherPositions.map {
-        Self.assignment(
-          SQLIdentifier.quote(mapping.columns[$0]), keepsOnNull: mapping.notNullDefaults[$0] != nil)
-      }
-      .joined(separator: ", ") + " WHERE " + keyCondition
+    otherPositions.isEmpty ? nil : updateSQL(setting: otherPositions)
   /// `selectSQL` with `keyCondition`: a lookup by primary key.
   @usableFromInline lazy var findSQL = selectSQL + " WHERE " + keyCondition
   private(set) lazy var keyCondition = keyPositions.map {
@@ -74,8 +69,12 @@
     }
     self.init(
       mapping: mapping, ignored: M.ignoredProperties, mapped: M.self as? any RowMapped.Type,
-      slots: slots, dateFormats: formats.map { $0.map { $0 ?? .standard } },
-      undeclaredDates: formats.map { $0 == .some(nil) })
+      slots: slots,
+      dateFormats: formats.map { $0.map { $0.map(ColumnDateForm.declared) ?? .standard } },
+      undeclaredDates: formats.map { $0 == .some(nil) },
+      keepsText: mapping.properties.map { property in
+        columns.first(where: { $0.name == property })?.swiftType == "Data"
+      })
   }
 
   /// For a ``RowMapped`` model, where each position of its `mappedColumns` is among
@@ -115,9 +114,10 @@
 
   private init(
     mapping: TableMapping, ignored: Set<String>, mapped: (any RowMapped.Type)?, slots: ColumnMap?,
-    dateFormats: [SQLiteDateFormat?], undeclaredDates: [Bool]
+    dateFormats: [ColumnDateForm?], undeclaredDates: [Bool], keepsText: [Bool]
   ) {
     self.dateFormats = dateFormats
+    self.keepsText = keepsText
     self.undeclaredDates = undeclaredDates
     self.mapping = mapping
     self.ignored = ignored
@@ -159,9 +159,12 @@
     insertSQL = "INSERT INTO " + quotedName + " (" + columnList + ") VALUES (" + placeholders + ")"
     let keyList = keyPositions.map { quoted[$0] }.joined(separator: ", ")
     let assignments = otherPositions.map { index in
-      defaults[index] == nil
-        ? quoted[index] + " = excluded." + quoted[index]
-        : quoted[index] + " = coalesce(?" + String(parameterOf[index]) + ", " + quoted[index] + ")"
+      let value =
+        defaults[index] == nil
+        ? "excluded." + quoted[index]
+        : "coalesce(?" + String(parameterOf[index]) + ", " + quoted[index] + ")"
+      return quoted[index] + " = "
+        + (keepsText[index] ? Self.keepingText(value, of: quoted[index]) : value)
     }
     upsertSQL =
       insertSQL + " ON CONFLICT (" + keyList + ") "
@@ -170,9 +173,23 @@
   }
 
   /// `"column" = ?`, or for a NOT NULL column with a default, which a NULL leaves as it
-  /// is, `"column" = coalesce(?, "column")`.
-  static func assignment(_ quoted: String, keepsOnNull: Bool) -> String {
-    quoted + (keepsOnNull ? " = coalesce(?, " + quoted + ")" : " = ?")
+  /// is, `"column" = coalesce(?, "column")`, `?` being parameter `parameter`; for a `Data`
+  /// property (`keepsText`), the value as TEXT when the row holds TEXT there (see ``keepingText(_:of:)``).
+  static func assignment(
+    _ quoted: String, parameter: Int, keepsOnNull: Bool, keepsText: Bool = false
+  ) -> String {
+    // Numbered only where the value is named twice; a plain `?` takes the next number.
+    let mark = keepsText ? "?" + String(parameter) : "?"
+    let value = keepsOnNull ? "coalesce(" + mark + ", " + quoted + ")" : mark
+    return quoted + " = " + (keepsText ? keepingText(value, of: quoted) : value)
+  }
+
+  /// `value` (a BLOB of a `Data` property) as TEXT of the same bytes when the row being
+  /// updated holds TEXT in the column, as itself otherwise: a plain update or save of a
+  /// row read unchanged keeps the storage class another program chose.
+  static func keepingText(_ value: String, of quoted: String) -> String {
+    "CASE typeof(" + quoted + ") WHEN 'text' THEN CAST(" + value + " AS TEXT) ELSE " + value
+      + " END"
   }
 
   /// The table's name, as the model names it.
@@ -180,8 +197,9 @@
 
   /// Settles the format of each `Date` property the model declares none for, once per
   /// connection, before the first write: the standard one on a table SwiftLite created; on
-  /// a table another program made, the format of the column's first non-NULL value, else
-  /// a lossless one for its affinity (see ``ColumnConstraint/dateFormat(_:)``). Only reads.
+  /// a table another program made, the form of the column's first non-NULL value
+  /// (``ColumnDateForm``, widened when a date needs it), else a lossless format for its
+  /// affinity (see ``ColumnConstraint/dateFormat(_:)``). Only reads.
   /// - Throws: `SQLiteError` when reading the sample fails.
   func resolveDateFormats(_ db: Connection) throws {
     guard !dateFormatsResolved else { return }
@@ -193,12 +211,12 @@
           "SELECT " + SQLIdentifier.quote(mapping.columns[index]) + " FROM " + quotedName
             + " WHERE " + SQLIdentifier.quote(mapping.columns[index]) + " IS NOT NULL LIMIT 1")
         dateFormats[index] =
-          sample.flatMap { row in (try? row.value(at: 0)).flatMap(SQLiteDateFormat.init(of:)) }
-          ?? Self.dateFormat(declaredType: declaredType)
+          sample.flatMap { row in (try? row.value(at: 0)).flatMap(ColumnDateForm.init(foundIn:)) }
+          ?? .declared(Self.dateFormat(declaredType: declaredType))
       }
     }
     dateFormatsResolved = true
-    guard dateFormats.contains(where: { $0 != nil && $0 != .standard }) else { return }
+    guard dateFormats.contains(where: { $0.map { !$0.isStandard } ?? false }) else { return }
     encodedDateFormats = dateFormats
     encoder.dateFormats = dateFormats
     positionDateFormats = slots.map { ContiguousArray($0.indexes.map { dateFormats[$0] }) }
@@ -225,7 +243,7 @@
     private let marks: ParameterMarks
 
     /// Formats by position of a mapped model's `mappedColumns`, when some are not standard.
-    private let dateFormats: ContiguousArray<SQLiteDateFormat?>?
+    private let dateFormats: ContiguousArray<ColumnDateForm?>?
 
     init(_ sql: String, table: ModelTable, db: Connection) throws {
       try table.resolveDateFormats(db)

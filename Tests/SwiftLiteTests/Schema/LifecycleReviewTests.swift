@@ -199,7 +199,6 @@ final class LifecycleReviewTests: XCTestCase {
 
   // Review finding 1
   func testPlainUpdateOverAMixedFormatDateColumnKeepsTheTimeOfDay() throws {
-    throw XCTSkip("Review finding 1: a plain update drops the time in a mixed-format date column")
     // `sold` is '2021-01-02' in row 1 and '2021-01-02 10:11:12' in row 2 (as another
     // program wrote them). The docs promise mixed formats are kept by update(_:from:) only,
     // but a plain update must not lose data: row 2 comes back as '2021-01-02', 10:11:12 lost.
@@ -376,8 +375,6 @@ final class LifecycleReviewTests: XCTestCase {
 
   // Review finding 3
   func testPlainUpdateKeepsSingleFormatDateColumnsOfOtherCommonForms() throws {
-    throw XCTSkip(
-      "Review finding 3: a plain update rewrites T-without-Z, HH:MM, offset and 6-digit dates")
     // Each column holds one format only, as SQLite's date functions read it and other
     // programs write it (Python's isoformat, .NET, microseconds); the docs say "a plain save
     // or update keeps the dates of a column that uses one format".
@@ -505,7 +502,6 @@ final class LifecycleReviewTests: XCTestCase {
 
   // Review finding 6
   func testDataOverAColumnHoldingTextKeepsItsStorageClassOnAPlainUpdate() throws {
-    throw XCTSkip("Review finding 6: a plain update writes back TEXT read as Data as a BLOB")
     // A column without a type (or BLOB) that another program filled with text: the docs
     // say to read such a column as Data to get its exact bytes. Saved unchanged, 'abc'
     // becomes X'616263': same bytes, another storage class, and `WHERE v = 'abc'` no

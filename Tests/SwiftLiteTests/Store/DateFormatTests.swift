@@ -182,4 +182,60 @@ final class DateFormatTests: SQLiteTestCase {
       Visit(id: nil, day: Date(timeIntervalSince1970: 0), left: Date(timeIntervalSince1970: 0)))
     XCTAssertEqual(try quoted("Visit", "day,left").last, "'1970-01-01'|'1970-01-01 00:00:00'")
   }
+  func testAMixedColumnKeepsEveryRowsDateOnAPlainUpdateAndSave() throws {
+    // The first value is a day, or whole seconds: the others hold more, which is kept.
+    try db.execute(
+      """
+      CREATE TABLE mixed(id INTEGER PRIMARY KEY, day DATETIME, at INTEGER);
+      INSERT INTO mixed VALUES (1, '2021-01-02', 1609582830),
+        (2, '2021-01-02 10:11:12', 1609582830.5), (3, '2021-01-02 10:11:12.250', NULL),
+        (4, '2021-01-02 10:11', NULL), (5, '2021-01-02T10:11:12.123456', NULL);
+      """)
+    struct Mixed: Model {
+      var id: Int64?
+      var day: Date
+      var at: Date?
+      static let primaryKey = ["id"]
+      static let tableName = "mixed"
+    }
+    let before = try quoted("mixed", "id,day,at")
+    for row in try db.findAll(Mixed.self, orderBy: "id") { try db.update(row) }
+    let after = try quoted("mixed", "id,day,at")
+    XCTAssertEqual(Array(after.prefix(3)), Array(before.prefix(3)))
+    // Other forms than the first value's: the nearest lossless form of the day's family.
+    XCTAssertEqual(
+      Array(after.suffix(2)),
+      ["4|'2021-01-02 10:11:00'|NULL", "5|'2021-01-02 10:11:12.123'|NULL"])
+    let reread = try db.findAll(Mixed.self, orderBy: "id")
+    for row in reread { try db.save(row) }
+    XCTAssertEqual(try quoted("mixed", "id,day,at"), after)
+  }
+
+  func testARowMappedModelKeepsTheFormsFoundToo() throws {
+    struct Mapped: Model, RowMapped {
+      var id: Int64?
+      var day: Date
+      static let primaryKey = ["id"]
+      static let tableName = "mapped"
+      static let mappedColumns = ["id", "day"]
+      init(row: MappedRow) throws {
+        id = try row.get(0)
+        day = try row.get(1)
+      }
+      func write(to row: MappedRowWriter) throws {
+        try row.set(id, at: 0)
+        try row.set(day, at: 1)
+      }
+    }
+    try db.execute(
+      """
+      CREATE TABLE mapped(id INTEGER PRIMARY KEY, day DATETIME NOT NULL);
+      INSERT INTO mapped VALUES (1, '2016-07-05T10:11:12+02:00'), (2, '2016-07-05T10:11:12.5+02:00');
+      """)
+    let before = try quoted("mapped", "id,day")
+    for row in try db.findAll(Mapped.self, orderBy: "id") { try db.update(row) }
+    XCTAssertEqual(
+      try quoted("mapped", "id,day"),
+      [before[0], "2|'2016-07-05T10:11:12.500+02:00'"])
+  }
 }

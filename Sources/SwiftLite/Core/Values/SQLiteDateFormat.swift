@@ -22,8 +22,8 @@ import Foundation
 /// ```
 ///
 /// Without a declaration a table SwiftLite creates gets ``dateTimeMilliseconds``; a table
-/// another program made keeps the format its column already uses (see
-/// ``ColumnConstraint/dateFormat(_:)``). Text forms are in UTC, with days counted in the
+/// another program made keeps the form its column already uses, one of these or another
+/// text form, widened when a date needs it (see ``ColumnConstraint/dateFormat(_:)``). Text forms are in UTC, with days counted in the
 /// proleptic Gregorian calendar as SQLite counts them; a form without milliseconds (or
 /// without a time) drops them, as SQLite's `datetime()` and `date()` do. `Sendable`.
 public enum SQLiteDateFormat: Sendable, Hashable, CaseIterable {

@@ -19,8 +19,9 @@ import Foundation
 /// - `HH:MM`, `HH:MM:SS`, `HH:MM:SS.SSS`, on the date 2000-01-01;
 /// - each time optionally followed by `Z` or `±HH:MM`: the value is converted to UTC.
 ///
-/// As in SQLite: any number of fraction digits, counted to the nearest millisecond; the
-/// hour may be 24 and the day up to 31 in any month, rolling over into the next day or
+/// As in SQLite: any number of fraction digits, counted to the nearest millisecond (the
+/// digits past it are added back to the `Date`, as far as a `Double` holds them, so that
+/// microseconds read are written back); the hour may be 24 and the day up to 31 in any month, rolling over into the next day or
 /// month (`2021-02-30` is 2021-03-02); a year may be 0000 or negative (`-0044-03-15`);
 /// whitespace may precede the time zone and follow the value. SQLite's other inputs,
 /// `now` and a bare Julian day number as text, are not dates here.
@@ -81,15 +82,21 @@ enum SQLiteDateText {
   /// they reject (return NULL for).
   static func parse(_ text: String) -> Date? {
     var text = text
-    let milliseconds = text.withUTF8 { Self.julianMilliseconds(of: $0) }
-    guard let milliseconds else { return nil }
-    // Milliseconds divided once: the nearest Double, as a literal such as 1.123 is.
+    let instant = text.withUTF8 { Self.julianMilliseconds(of: $0) }
+    guard let (milliseconds, beyond) = instant else { return nil }
+    // Milliseconds divided once: the nearest Double, as a literal such as 1.123 is. Digits
+    // past the millisecond, which SQLite rounds away, are kept (as far as a Double holds
+    // them) so that a date written with them is written back the same.
     return Date(
-      timeIntervalSince1970: Double(milliseconds - unixEpochJulianMilliseconds) / 1000)
+      timeIntervalSince1970: (Double(milliseconds - unixEpochJulianMilliseconds) + beyond) / 1000)
   }
 
-  /// Milliseconds since the Julian day 0, as SQLite computes them, or `nil`.
-  private static func julianMilliseconds(of bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+  /// Milliseconds since the Julian day 0, as SQLite computes them, and what the text's
+  /// fraction digits hold past the millisecond that SQLite rounds to (0 for three digits
+  /// or fewer), in milliseconds between -0.5 and 0.5; or `nil`.
+  private static func julianMilliseconds(
+    of bytes: UnsafeBufferPointer<UInt8>
+  ) -> (Int64, Double)? {
     // SQLite reads the text as a C string: it ends at the first NUL, as here.
     func byte(_ position: Int) -> UInt8 { position < bytes.count ? bytes[position] : 0 }
     func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
@@ -106,12 +113,13 @@ enum SQLiteDateText {
     }
     /// `HH:MM[:SS[.fraction]]` then an optional zone, then the end: milliseconds into the
     /// day (before the zone is applied) and the zone's offset in minutes.
-    func time(at start: Int) -> (milliseconds: Int64, offset: Int64)? {
+    func time(at start: Int) -> (milliseconds: Int64, offset: Int64, beyond: Double)? {
       guard let hour = number(start, 2, 0...24), byte(start + 2) == UInt8(ascii: ":"),
         let minute = number(start + 3, 2, 0...59)
       else { return nil }
       var position = start + 5
       var seconds = 0.0
+      var fractionDigits = 0
       if byte(position) == UInt8(ascii: ":") {
         guard let whole = number(position + 1, 2, 0...59) else { return nil }
         position += 3
@@ -125,6 +133,7 @@ enum SQLiteDateText {
             fraction = fraction * 10 + Double(byte(position) - 0x30)
             scale *= 10
             position += 1
+            fractionDigits += 1
           }
           seconds += fraction / scale
           // Past about 308 digits both overflow and the quotient is NaN, for which SQLite
@@ -150,14 +159,16 @@ enum SQLiteDateText {
       }
       while isSpace(byte(position)) { position += 1 }
       guard byte(position) == 0 else { return nil }
-      let milliseconds = hour * 3_600_000 + minute * 60_000 + Int64(seconds * 1000 + 0.5)
-      return (milliseconds, offset)
+      let rounded = Int64(seconds * 1000 + 0.5)
+      let beyond = fractionDigits > 3 ? seconds * 1000 - Double(rounded) : 0
+      let milliseconds = hour * 3_600_000 + minute * 60_000 + rounded
+      return (milliseconds, offset, beyond)
     }
 
     var year: Int64 = 2000
     var month: Int64 = 1
     var day: Int64 = 1
-    var clock: (milliseconds: Int64, offset: Int64)?
+    var clock: (milliseconds: Int64, offset: Int64, beyond: Double)?
     let sign: Int64 = byte(0) == UInt8(ascii: "-") ? -1 : 1
     let start = sign < 0 ? 1 : 0
     if let y = number(start, 4, 0...9999), byte(start + 4) == UInt8(ascii: "-"),
@@ -189,6 +200,6 @@ enum SQLiteDateText {
     var julian = (x1 + x2 + day + b) * millisecondsPerDay - 131_716_800_000
     if let clock { julian += clock.milliseconds - clock.offset * 60_000 }
     guard julian >= 0, julian <= maxJulianMilliseconds else { return nil }
-    return julian
+    return (julian, clock?.beyond ?? 0)
   }
 }
