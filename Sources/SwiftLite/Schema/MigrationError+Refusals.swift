@@ -91,6 +91,26 @@ extension MigrationError {
         "move the rows you want to keep into one of them and drop the other (DROP TABLE), "
           + "or remove \(previousName) from previousTableNames"
       )
+    case .foreignKeyMismatch(let table, let child, let parent, let columns):
+      let named = parent + "(" + columns.joined(separator: ", ") + ")"
+      let key = columns.isEmpty ? "the primary key of \(parent)" : named
+      if table.asciiCaseFolded == child.asciiCaseFolded {
+        return (
+          table, "foreign key to \(named)",
+          "\(child)'s foreign key references \(key), which is not the primary key or a "
+            + "unique index of the table \(parent) as it is in the file (a column renamed or "
+            + "removed there?)",
+          "name the columns \(parent) has now in the model's foreignKeys (after a rename, "
+            + "its new name), or migrate \(parent)'s model first when it brings them"
+        )
+      }
+      return (
+        table, "column(s) \(columns.joined(separator: ", ")) referenced by \(child)",
+        "\(table)'s migration removes \(columns.joined(separator: ", ")), which the foreign "
+          + "key of \(child) references: every write of \(child) would then fail",
+        "rename the column with renamedProperties (\(child)'s key follows the rename), or "
+          + "keep it, or first migrate \(child) to a model whose foreignKeys no longer name it"
+      )
     case .foreignKeyViolation, .readOnlyConnection,
       .mustRunOutsideTransaction, .needsMigration, .notManaged:
       return nil
