@@ -20,6 +20,15 @@ extension MigrationError {
     }
   }
 
+  /// How to declare the `Set<String>` requirement `name` of ``Model`` listing `column`,
+  /// and why the type is written: `static let name = ["column"]` declares a new
+  /// `[String]` property of the model instead, which SwiftLite never reads.
+  static func setDeclaration(_ name: String, _ column: String) -> String {
+    "Declare it with its type: static let \(name): Set<String> = [\"\(column)\"] "
+      + "(written without \": Set<String>\", the array literal makes a new [String] property "
+      + "that SwiftLite never reads)"
+  }
+
   /// For a refusal: its table, what it concerns (a column, triggers, the changes that need
   /// a rebuild), the reason, and the fix. `nil` for an error that is no refusal of a plan.
   /// A constraint violated is one when planning finds it (NULLs, duplicates), and keeps its
@@ -30,7 +39,8 @@ extension MigrationError {
       return (
         table, "column \(column)",
         "\(table).\(column) was removed from the model but holds values in \(rows) row(s)",
-        "add \"\(column)\" to the model's droppableColumns to drop them, or keep the property"
+        "add \"\(column)\" to the model's droppableColumns to drop them, or keep the property. "
+          + Self.setDeclaration("droppableColumns", column)
       )
     case .notNullWithoutDefault(let table, let column):
       return (
@@ -42,7 +52,8 @@ extension MigrationError {
       return (
         table, "column \(column)",
         "\(table).\(column): some stored values cannot convert to \(newType)",
-        "convert them first, or add \"\(column)\" to lossyConvertibleColumns to set them to NULL"
+        "convert them first, or add \"\(column)\" to lossyConvertibleColumns to set them to "
+          + "NULL. " + Self.setDeclaration("lossyConvertibleColumns", column)
       )
     case .valuesDoNotDecode(let table, let column, let type):
       return (

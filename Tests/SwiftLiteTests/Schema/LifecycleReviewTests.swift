@@ -477,13 +477,11 @@ final class LifecycleReviewTests: XCTestCase {
 
   // Review finding 5
   func testDroppableColumnsWrittenAsAnArrayLiteralIsTakenAsTheDeclaration() throws {
-    throw XCTSkip(
-      "Review finding 5: `static let droppableColumns = [\"body\"]` is an [String], silently ignored"
-    )
     // `primaryKey = ["id"]` is an array; `droppableColumns`, `lossyConvertibleColumns` and
     // `ignoredProperties` are `Set<String>` requirements with defaults, so the same spelling
-    // declares an unrelated static property: the refusal then asks to add "body" to the
-    // droppableColumns that already list it (and `ignoredProperties = ["cache"]` stores it).
+    // declares an unrelated static property, which Swift accepts without a word (one
+    // requirement has one type). The refusal then shows the declaration with its type, and
+    // says why; written so, the column is dropped.
     struct Before: Model {
       var id: Int64?
       var title: String
@@ -491,16 +489,44 @@ final class LifecycleReviewTests: XCTestCase {
       static let primaryKey = ["id"]
       static let tableName = "memo"
     }
-    struct After: Model {
+    struct Untyped: Model {
       var id: Int64?
       var title: String
       static let primaryKey = ["id"]
       static let tableName = "memo"
       static let droppableColumns = ["body"]
     }
+    struct Typed: Model {
+      var id: Int64?
+      var title: String
+      static let primaryKey = ["id"]
+      static let tableName = "memo"
+      static let droppableColumns: Set<String> = ["body"]
+    }
     let db = try Connection(path: ":memory:")
     try db.save(Before(id: 1, title: "t", body: "b"))
-    XCTAssertNoThrow(try db.migrate(After.self))
+    XCTAssertEqual(Untyped.droppableColumns, ["body"])
+    XCTAssertEqual((Untyped.self as any Model.Type).droppableColumns, [], "not the requirement")
+    XCTAssertThrowsError(try db.migrate(Untyped.self)) { error in
+      XCTAssertEqual(
+        error as? MigrationError, .wouldLoseData(table: "memo", column: "body", rows: 1))
+      let fix = (error as? MigrationError)?.refusals.first?.fix ?? ""
+      XCTAssertTrue(
+        fix.contains("static let droppableColumns: Set<String> = [\"body\"]"), fix)
+      XCTAssertTrue(fix.contains("[String]"), fix)
+    }
+    XCTAssertEqual(try db.scalar(String.self, "SELECT body FROM memo"), "b")
+    let lossy = MigrationError.lossyTypeChange(table: "memo", column: "title", newType: "INTEGER")
+    XCTAssertTrue(
+      lossy.refusals[0].fix.contains(
+        "static let lossyConvertibleColumns: Set<String> = [\"title\"]"), lossy.refusals[0].fix)
+
+    try db.migrate(Typed.self)
+    XCTAssertEqual(
+      try db.query("SELECT name FROM pragma_table_info('memo')").map {
+        try $0.get(String.self, at: 0)
+      }, ["id", "title"])
+    XCTAssertEqual(try db.find(Typed.self, id: 1)?.title, "t")
   }
 
   // Review finding 6
