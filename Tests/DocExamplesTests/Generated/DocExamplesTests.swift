@@ -46,25 +46,25 @@ final class DocExamplesTests: XCTestCase {
   func testGettingStarted01() async throws { try await runTwiceInFreshFolder(exampleGettingStarted01) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 12.
   func testModelsAndAutomaticMigration01() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 198.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 201.
   func testModelsAndAutomaticMigration02() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 224.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 238.
   func testModelsAndAutomaticMigration03() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 259.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 273.
   func testModelsAndAutomaticMigration04() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration04) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 299.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 313.
   func testModelsAndAutomaticMigration05() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration05) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 335.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 349.
   func testModelsAndAutomaticMigration06() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration06) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 371.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 385.
   func testModelsAndAutomaticMigration07() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration07) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 445.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 459.
   func testModelsAndAutomaticMigration08() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration08) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 481.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 495.
   func testModelsAndAutomaticMigration09() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration09) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 520.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 534.
   func testModelsAndAutomaticMigration10() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration10) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 532.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 546.
   func testModelsAndAutomaticMigration11() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration11) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 25.
   func testObservationAndSearch01() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch01) }
