@@ -41,9 +41,21 @@
 public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
   /// The SQL text, with a `?` for each argument.
   public internal(set) var text: String {
+    get { storedText }
     // Another change than an append moves the text under the parameters found.
-    didSet {
-      if !valueParameters.isEmpty, !text.utf8.starts(with: oldValue.utf8) {
+    set {
+      if !valueParameters.isEmpty, !newValue.utf8.starts(with: storedText.utf8) {
+        valueParameters = []
+      }
+      storedText = newValue
+    }
+    // Changed in place (`text += ...`), without a copy of the text kept to compare with: an
+    // append keeps every parameter's `?` where it was, another change is told by a shorter
+    // text or a parameter no longer on a `?`.
+    _modify {
+      let count = storedText.utf8.count
+      yield &storedText
+      if !valueParameters.isEmpty, !keepsParameters(ofTextCount: count) {
         valueParameters = []
       }
     }
@@ -51,9 +63,35 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
   /// The values bound to the text's `?` parameters, in order, as interpolated (the check
   /// of whole ORDER BY and GROUP BY terms applies to ``statementArguments``).
   public internal(set) var arguments: [(any SQLiteValueConvertible)?] {
+    get { storedArguments }
     // Another change than an append moves the arguments under the parameters found.
-    didSet { if arguments.count < oldValue.count { valueParameters = [] } }
+    set {
+      if newValue.count < storedArguments.count { valueParameters = [] }
+      storedArguments = newValue
+    }
+    _modify {
+      let count = storedArguments.count
+      yield &storedArguments
+      if storedArguments.count < count { valueParameters = [] }
+    }
   }
+  /// The storage of ``text``: appended to in place, so that SQL built by many appends
+  /// takes time in proportion to its length.
+  private var storedText: String
+  /// The storage of ``arguments``, appended to in place.
+  private var storedArguments: [(any SQLiteValueConvertible)?]
+
+  /// Whether the text changed in place from one of `count` UTF-8 bytes is no shorter and
+  /// still has a `?` at the last parameter's offset (the parameters are in the order of
+  /// the text: an append keeps them all).
+  private func keepsParameters(ofTextCount count: Int) -> Bool {
+    let utf8 = storedText.utf8
+    guard utf8.count >= count else { return false }
+    guard let last = valueParameters.last else { return true }
+    return last.offset < count
+      && utf8[utf8.index(utf8.startIndex, offsetBy: last.offset)] == UInt8(ascii: "?")
+  }
+
   /// The `?` written by `\(value)` interpolations, checked when the SQL runs for whole
   /// ORDER BY or GROUP BY terms (see ``ConstantTermCheck``).
   var valueParameters: [ValueParameter] = []
@@ -77,8 +115,8 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
   /// let condition = SQL("age BETWEEN ? AND ?", [18, 65])
   /// ```
   public init(_ text: String, _ arguments: [(any SQLiteValueConvertible)?] = []) {
-    self.text = text
-    self.arguments = arguments
+    storedText = text
+    storedArguments = arguments
   }
 
   /// Plain SQL from a literal without interpolations.
@@ -110,13 +148,13 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
   }
 
   /// Appends another fragment: its text and its arguments.
+  /// Amortized in time to the length of `other`: the text, the arguments and the
+  /// parameters grow in place.
   public mutating func append(_ other: SQL) {
-    let parameters =
-      valueParameters
-      + other.valueParameters.map { $0.shifted(by: text.utf8.count, arguments.count) }
-    text += other.text
-    arguments += other.arguments
-    valueParameters = parameters
+    let (textCount, argumentCount) = (storedText.utf8.count, storedArguments.count)
+    storedText += other.text
+    storedArguments += other.arguments
+    valueParameters += other.valueParameters.map { $0.shifted(by: textCount, argumentCount) }
   }
 
   /// The two fragments, one after the other.

@@ -39,6 +39,9 @@ public protocol Model: Codable {
   static var autoIncrement: Bool { get }
 
   /// Properties that are not stored; they must have defaults when decoded. Default: none.
+  /// Declare it with its type, `static let ignoredProperties: Set<String> = [...]`: written as
+  /// `static let ignoredProperties = [...]`, the array literal declares a new `[String]` property
+  /// of the model, which SwiftLite never reads.
   static var ignoredProperties: Set<String> { get }
 
   /// Renamed properties, new name -> old column name, so migration carries the old
@@ -90,10 +93,16 @@ public protocol Model: Codable {
 
   /// Columns that migration may drop even though they still hold values. Default: none
   /// (dropping a column with data is refused with ``MigrationError``).
+  /// Declare it with its type, `static let droppableColumns: Set<String> = [...]`: written as
+  /// `static let droppableColumns = [...]`, the array literal declares a new `[String]` property
+  /// of the model, which SwiftLite never reads.
   static var droppableColumns: Set<String> { get }
 
   /// Columns whose values migration may set to NULL when they cannot convert to the new
   /// type. Default: none (such a change is refused with ``MigrationError``).
+  /// Declare it with its type, `static let lossyConvertibleColumns: Set<String> = [...]`: written as
+  /// `static let lossyConvertibleColumns = [...]`, the array literal declares a new `[String]` property
+  /// of the model, which SwiftLite never reads.
   static var lossyConvertibleColumns: Set<String> { get }
 
   /// Create the table `STRICT` (SQLite 3.37 or later). Default `false`.

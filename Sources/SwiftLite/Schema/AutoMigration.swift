@@ -190,7 +190,9 @@ public enum AutoMigration {
       return MigrationPlan(table: table, strategy: .none, changes: [], steps: [])
     }
     guard let stored = SchemaDiff.StoredTable(description, for: desired) else {
-      return createPlan(desired)
+      var plan = createPlan(desired)
+      plan.refuse(try foreignKeyRefusals(desired, in: db))
+      return plan
     }
     let diff = SchemaDiff(
       from: stored, to: desired, renamed: renamed,
@@ -211,7 +213,7 @@ public enum AutoMigration {
     case .rebuild:
       let rebuild = TableRebuild(diff, lossy: lossy, in: db)
       let found = try rebuild.refusals(checkingValues: checkingValues)
-      refusals += found.refusals
+      refusals += found.refusals + (try foreignKeyRefusals(desired, in: db))
       unchecked = found.unchecked
       steps =
         try rebuild.steps()

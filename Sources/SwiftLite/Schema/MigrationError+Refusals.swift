@@ -20,6 +20,15 @@ extension MigrationError {
     }
   }
 
+  /// How to declare the `Set<String>` requirement `name` of ``Model`` listing `column`,
+  /// and why the type is written: `static let name = ["column"]` declares a new
+  /// `[String]` property of the model instead, which SwiftLite never reads.
+  static func setDeclaration(_ name: String, _ column: String) -> String {
+    "Declare it with its type: static let \(name): Set<String> = [\"\(column)\"] "
+      + "(written without \": Set<String>\", the array literal makes a new [String] property "
+      + "that SwiftLite never reads)"
+  }
+
   /// For a refusal: its table, what it concerns (a column, triggers, the changes that need
   /// a rebuild), the reason, and the fix. `nil` for an error that is no refusal of a plan.
   /// A constraint violated is one when planning finds it (NULLs, duplicates), and keeps its
@@ -30,7 +39,8 @@ extension MigrationError {
       return (
         table, "column \(column)",
         "\(table).\(column) was removed from the model but holds values in \(rows) row(s)",
-        "add \"\(column)\" to the model's droppableColumns to drop them, or keep the property"
+        "add \"\(column)\" to the model's droppableColumns to drop them, or keep the property. "
+          + Self.setDeclaration("droppableColumns", column)
       )
     case .notNullWithoutDefault(let table, let column):
       return (
@@ -42,7 +52,8 @@ extension MigrationError {
       return (
         table, "column \(column)",
         "\(table).\(column): some stored values cannot convert to \(newType)",
-        "convert them first, or add \"\(column)\" to lossyConvertibleColumns to set them to NULL"
+        "convert them first, or add \"\(column)\" to lossyConvertibleColumns to set them to "
+          + "NULL. " + Self.setDeclaration("lossyConvertibleColumns", column)
       )
     case .valuesDoNotDecode(let table, let column, let type):
       return (
@@ -90,6 +101,26 @@ extension MigrationError {
         "\(table) was renamed from \(previousName), and the database has both tables",
         "move the rows you want to keep into one of them and drop the other (DROP TABLE), "
           + "or remove \(previousName) from previousTableNames"
+      )
+    case .foreignKeyMismatch(let table, let child, let parent, let columns):
+      let named = parent + "(" + columns.joined(separator: ", ") + ")"
+      let key = columns.isEmpty ? "the primary key of \(parent)" : named
+      if table.asciiCaseFolded == child.asciiCaseFolded {
+        return (
+          table, "foreign key to \(named)",
+          "\(child)'s foreign key references \(key), which is not the primary key or a "
+            + "unique index of the table \(parent) as it is in the file (a column renamed or "
+            + "removed there?)",
+          "name the columns \(parent) has now in the model's foreignKeys (after a rename, "
+            + "its new name), or migrate \(parent)'s model first when it brings them"
+        )
+      }
+      return (
+        table, "column(s) \(columns.joined(separator: ", ")) referenced by \(child)",
+        "\(table)'s migration removes \(columns.joined(separator: ", ")), which the foreign "
+          + "key of \(child) references: every write of \(child) would then fail",
+        "rename the column with renamedProperties (\(child)'s key follows the rename), or "
+          + "keep it, or first migrate \(child) to a model whose foreignKeys no longer name it"
       )
     case .foreignKeyViolation, .readOnlyConnection,
       .mustRunOutsideTransaction, .needsMigration, .notManaged:

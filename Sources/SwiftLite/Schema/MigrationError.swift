@@ -49,13 +49,23 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
   /// file has a table under both names: which one holds the rows cannot be told, so neither
   /// is changed.
   case tableRenameConflict(table: String, previousName: String)
+  /// A foreign key of `child` references `columns` of `parent` (its primary key when
+  /// empty), and after the migration of `table` those columns would not be `parent`'s
+  /// primary key or a unique index of it, or not exist: SQLite would then fail every
+  /// write of `child` with "foreign key mismatch". `table` is the child when its own model
+  /// names columns the parent does not have (a parent's column renamed, and the child's
+  /// model not updated), or the parent when its migration removes a column a child's key
+  /// names. Refused when planning, before anything is written.
+  case foreignKeyMismatch(table: String, child: String, parent: String, columns: [String])
 
   /// A sentence naming the table, the column and how to permit the change (for a
   /// refusal, its ``MigrationRefusal/reason`` then its ``MigrationRefusal/fix``).
   public var description: String {
     switch self {
     case .wouldLoseData, .notNullWithoutDefault, .lossyTypeChange, .valuesDoNotDecode,
-      .rebuildWouldDropConstraints, .triggersWouldNotCompile, .tableRenameConflict, .refused:
+      .rebuildWouldDropConstraints, .triggersWouldNotCompile, .tableRenameConflict,
+      .foreignKeyMismatch,
+      .refused:
       return refusalParts.map { $0.reason + "; " + $0.fix } ?? ""
     case .constraintViolated(let table, let step, let message):
       return "\(table): existing rows violate the new schema (\(message)) during: \(step)"

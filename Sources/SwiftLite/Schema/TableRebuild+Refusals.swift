@@ -8,7 +8,10 @@ extension TableRebuild {
   /// The rebuild's refusals: ``MigrationError/triggersWouldNotCompile(table:triggers:messages:)``
   /// and, when `checkingValues`, one ``MigrationError/lossyTypeChange(table:column:newType:)``
   /// per retyped column with a value that would not convert (or be rounded), unless the
-  /// column may lose them. Reads the rows; writes only TEMP tables, rolled back.
+  /// column may lose them, and one
+  /// ``MigrationError/foreignKeyMismatch(table:child:parent:columns:)`` per foreign key of
+  /// another table naming a column the rebuild removes. Reads the rows; writes only TEMP
+  /// tables, rolled back.
   /// - Returns: the refusals, and what could not be checked on this connection (one that
   ///   cannot write its TEMP schema), one line each.
   /// - Throws: `SQLiteError` when reading fails.
@@ -43,6 +46,7 @@ extension TableRebuild {
     default:
       break
     }
+    refusals += try removedKeyColumnRefusals()
     return (refusals, unchecked)
   }
 

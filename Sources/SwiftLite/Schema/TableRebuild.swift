@@ -81,21 +81,7 @@ struct TableRebuild {
   private func renameReferencedColumnsInPlace(children: [String]) throws -> (
     [MigrationPlan.Step], [SchemaDiff.ColumnSource]
   ) {
-    var childKeys: [(child: String, parent: String, columns: [String])] = []
-    for child in children where child.asciiCaseFolded != table.asciiCaseFolded {
-      var byID: [Int: (parent: String, columns: [(seq: Int, name: String)])] = [:]
-      for key in try db.query("PRAGMA foreign_key_list(" + SQLIdentifier.quote(child) + ")") {
-        let parent = try key.get(String.self, "table")
-        guard parent.asciiCaseFolded == table.asciiCaseFolded,
-          let column = try key.get(String?.self, "to")
-        else { continue }
-        byID[try key.get(Int.self, "id"), default: (parent, [])].columns.append(
-          (try key.get(Int.self, "seq"), column))
-      }
-      childKeys += byID.keys.sorted().compactMap { id in
-        byID[id].map { (child, $0.parent, $0.columns.sorted { $0.seq < $1.seq }.map(\.name)) }
-      }
-    }
+    let childKeys = try self.childKeys(children)
     let referenced = Set(childKeys.flatMap(\.columns).map(\.asciiCaseFolded))
     var steps: [MigrationPlan.Step] = []
     var renamedInPlace: [ExactText: String] = [:]

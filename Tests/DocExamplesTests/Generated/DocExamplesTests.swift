@@ -46,25 +46,25 @@ final class DocExamplesTests: XCTestCase {
   func testGettingStarted01() async throws { try await runTwiceInFreshFolder(exampleGettingStarted01) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 12.
   func testModelsAndAutomaticMigration01() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration01) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 201.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 204.
   func testModelsAndAutomaticMigration02() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration02) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 227.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 241.
   func testModelsAndAutomaticMigration03() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration03) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 262.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 276.
   func testModelsAndAutomaticMigration04() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration04) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 302.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 316.
   func testModelsAndAutomaticMigration05() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration05) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 338.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 352.
   func testModelsAndAutomaticMigration06() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration06) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 374.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 388.
   func testModelsAndAutomaticMigration07() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration07) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 448.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 462.
   func testModelsAndAutomaticMigration08() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration08) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 484.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 498.
   func testModelsAndAutomaticMigration09() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration09) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 523.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 537.
   func testModelsAndAutomaticMigration10() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration10) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 535.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 549.
   func testModelsAndAutomaticMigration11() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration11) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 25.
   func testObservationAndSearch01() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch01) }
@@ -198,7 +198,7 @@ final class DocExamplesTests: XCTestCase {
   func testAPIQueryCache02() async throws { try await runTwiceInFreshFolder(exampleAPIQueryCache02) }
   /// Sources/SwiftLite/Query/SQL.swift, line 5.
   func testAPISQL01() async throws { try await runTwiceInFreshFolder(exampleAPISQL01) }
-  /// Sources/SwiftLite/Query/SQL.swift, line 77.
+  /// Sources/SwiftLite/Query/SQL.swift, line 115.
   func testAPISQL02() async throws { try await runTwiceInFreshFolder(exampleAPISQL02) }
   /// Sources/SwiftLite/Query/SQLExpressible+JSON.swift, line 9.
   func testAPISQLExpressibleJSON01() async throws { try await runTwiceInFreshFolder(exampleAPISQLExpressibleJSON01) }
