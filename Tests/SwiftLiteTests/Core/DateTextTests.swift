@@ -158,7 +158,11 @@ final class DateTextTests: SQLiteTestCase {
       try db.query("SELECT id FROM event ORDER BY created").map { try $0.get(Int.self, at: 0) },
       [2, 1, 3])
     XCTAssertEqual(
-      try db.scalar(Int.self, "SELECT count(*) FROM event WHERE created < CURRENT_TIMESTAMP"),
+      try db.scalar(
+        Int.self,
+        // Against row 1's own CURRENT_TIMESTAMP text, not the clock: the second may tick over
+        // between the insert and this query.
+        "SELECT count(*) FROM event WHERE created < (SELECT created FROM event WHERE id = 1)"),
       1)
   }
 
