@@ -54,7 +54,7 @@ final class SchemaCatalogue {
   private var lastRowID: Int64 = 0
   private var isLoaded = false
   /// The record table's columns, `nil` when the file has none.
-  private var recordColumns: [String]?
+  private(set) var recordColumns: [String]?
   /// The record table's row of `sqlite_schema` when the catalogue last read it: where it
   /// is and what its CREATE statement said (which decides its columns).
   private var recordTableRow: (rowID: Int64, sql: String?)?
@@ -63,13 +63,13 @@ final class SchemaCatalogue {
   /// description, the rowid of the row it was read from, and `PRAGMA schema_version` then.
   private var described:
     [ExactText: (schemaVersion: Int64, rowID: Int64, description: TableDescription)] = [:]
-  /// The describing statements (see ``describingSQL(gated:)``) by the record table's columns
-  /// they read and whether they are gated, kept by the catalogue (not the connection's
-  /// cache) with how many times SQLite had prepared each again when it last ran: SQLite
-  /// does so when the schema a statement was prepared for is no longer the file's, or a
-  /// rollback undid a change to it. Few: two per shape of the record table.
+  /// The describing statements (see ``describingSQL(_:)``) by the record table's columns
+  /// they read and their form, kept by the catalogue (not the connection's cache) with
+  /// how many times SQLite had prepared each again when it last ran: SQLite does so when
+  /// the schema a statement was prepared for is no longer the file's, or a rollback undid
+  /// a change to it. Few: three per shape of the record table.
   private var statements:
-    [(columns: [String]?, gated: Bool, statement: Statement, preparations: Int32)] = []
+    [(columns: [String]?, form: Form, statement: Statement, preparations: Int32)] = []
   /// What the last shapes of table asked for (schemas but for their names and indexes)
   /// write after `CREATE TABLE "name"`, the last one first (see
   /// ``createTableSQL(of:as:)``).
@@ -92,7 +92,8 @@ final class SchemaCatalogue {
   private static let slotKey = AttachmentKey(type: ObjectIdentifier(SchemaCatalogue.self), name: "")
 
   /// Describes `table` as it is now on `db`, in one statement when the catalogue knows
-  /// where its row is (two when the table is new to it, rarely three).
+  /// where its row is and the table is as `expected` writes it, or none is expected (two
+  /// when the table is new to it or is not as expected, rarely three).
   /// - Parameter expected: the schema the caller expects (a model's): when the table's
   ///   CREATE statement is, byte for byte, the one this schema writes, its columns, keys and
   ///   options are taken from it instead of asking the pragmas (SQLite derived its own from
@@ -120,13 +121,19 @@ final class SchemaCatalogue {
     let name = ExactText(table)
     var parts: TableDescription.Parts
     var attempt = 0
+    // The light statement first, for a table the catalogue knows; the gated one when the
+    // table is not as the model writes it.
+    var lightRefused = false
     // A record table made, changed or dropped since the catalogue looked is read again,
     // once or twice (another connection could change it in between).
     while true {
       var kept: (schemaVersion: Int64, rowID: Int64, description: TableDescription)?
       let moved: Bool
+      let form: Form =
+        expected == nil
+        ? .full : !lightRefused && recordColumns != nil && rowIDs[key] != nil ? .light : .gated
       do {
-        let statement = try describingStatement(gated: expected != nil, in: db)
+        let statement = try describingStatement(form, in: db)
         kept = described[name]
         (parts, moved) = try read(
           statement,
@@ -150,9 +157,17 @@ final class SchemaCatalogue {
         described[name] = nil
         continue
       }
-      if recordTableIsAsSeen(parts) || attempt >= 2 { break }
-      attempt += 1
-      _ = try scan(db, after: lastRowID, lookingFor: nil)
+      if !recordTableIsAsSeen(parts) && attempt < 2 {
+        attempt += 1
+        _ = try scan(db, after: lastRowID, lookingFor: nil)
+        continue
+      }
+      if form == .light, let rowID = parts.storedRowID { rowIDs[key] = rowID }
+      if form == .light, let expected, !Self.lightSuffices(parts, table, expected.sql) {
+        lightRefused = true
+        continue
+      }
+      break
     }
     var stored = parts.stored
     if stored == nil && parts.hasColumns {
@@ -175,21 +190,35 @@ final class SchemaCatalogue {
     return description
   }
 
-  /// The describing statement for the record table as the catalogue knows it, prepared on
-  /// first use. A statement new to the catalogue has seen no change it could report: what
-  /// was described before it is then forgotten.
+  /// The describing statement of `form` for the record table as the catalogue knows it,
+  /// prepared on first use. A statement new to the catalogue has seen no change it could
+  /// report: what was described before it is then forgotten.
   /// - Returns: its place in ``statements``.
-  private func describingStatement(gated: Bool, in db: Connection) throws -> Int {
+  private func describingStatement(_ form: Form, in db: Connection) throws -> Int {
     if let index = statements.firstIndex(where: {
-      $0.gated == gated && $0.columns == recordColumns
+      $0.form == form && $0.columns == recordColumns
     }) {
       return index
     }
     described = [:]
-    if statements.count >= 8 { statements = [] }
-    let statement = try db.prepare(describingSQL(gated: gated))
-    statements.append((recordColumns, gated, statement, statement.timesPrepared))
+    if statements.count >= 12 { statements = [] }
+    let statement = try db.prepare(describingSQL(form))
+    statements.append((recordColumns, form, statement, statement.timesPrepared))
     return statements.count - 1
+  }
+
+  /// Whether what the light statement read describes `table` (see ``Form/light``): no
+  /// table or view of that name (neither at the rowid nor found by name), or a table
+  /// spelled as asked, whose CREATE statement is, byte for byte, `expectedSQL`, with a
+  /// record under the name asked for. Otherwise the gated statement reads the rest.
+  static func lightSuffices(_ parts: TableDescription.Parts, _ table: String, _ expectedSQL: String)
+    -> Bool
+  {
+    guard let stored = parts.stored else { return true }
+    guard stored.type == "table", parts.record != nil,
+      stored.name.hasSameBytes(as: table), let sql = stored.sql
+    else { return false }
+    return sql.hasSameBytes(as: expectedSQL)
   }
 
   /// Runs the describing statement at `index` of ``statements`` with `arguments`.
@@ -275,66 +304,6 @@ final class SchemaCatalogue {
     recordTableRow = columns.isEmpty ? nil : recordRow
     isLoaded = true
     return found
-  }
-
-  /// The describing statement for the record table as the catalogue last saw it.
-  /// Parameters: ?1 the name, ?2 the rowid of its row in `sqlite_schema` (or NULL), ?3 the
-  /// record table's rowid (or NULL), ?4 when `gated` the expected CREATE statement (the
-  /// columns and foreign keys are then read only when the table's statement is another),
-  /// ?5 the schema version the table was last described at, or NULL: when it is the file's
-  /// the pragmas do not run at all. (A one-row gate comes first, CROSS JOIN keeping that
-  /// order: when it is empty, the pragma after it is not run.)
-  private func describingSQL(gated: Bool) -> String {
-    let moved = "(SELECT 1 FROM version WHERE value IS NOT ?5) CROSS JOIN "
-    let gate =
-      gated
-      ? "(SELECT 1 FROM version WHERE value IS NOT ?5 AND (SELECT sql FROM sqlite_schema"
-        + " WHERE rowid = ?2 AND name = ?1 COLLATE NOCASE) IS NOT ?4) CROSS JOIN " : moved
-    var sql =
-      "WITH version(value) AS MATERIALIZED (SELECT schema_version FROM pragma_schema_version)"
-      + " SELECT 0, type, name, sql, NULL, NULL, NULL, NULL FROM sqlite_schema"
-      + " WHERE rowid = ?2 AND type IN ('table', 'view')"
-      + " UNION ALL SELECT 6, value, NULL, NULL, NULL, NULL, NULL, NULL FROM version"
-      + " UNION ALL SELECT 1, name, type, \"notnull\", dflt_value, pk, hidden, NULL"
-      + " FROM " + gate + "pragma_table_xinfo(?1, 'main')"
-      + " UNION ALL SELECT 2, l.name, l.origin, l.\"unique\", l.partial, i.seqno, i.name, NULL"
-      + " FROM " + moved + "pragma_index_list(?1, 'main') AS l"
-      + " JOIN pragma_index_info(l.name, 'main') AS i"
-      + " UNION ALL SELECT 3, id, seq, \"table\", \"from\", \"to\", on_update, on_delete"
-      + " FROM " + gate + "pragma_foreign_key_list(?1, 'main')"
-    guard let recordColumns else {
-      // No record table, as far as the catalogue knows: its columns say whether one came.
-      sql +=
-        " UNION ALL SELECT 4, NULL, group_concat(name, ','), NULL, NULL, NULL, NULL, NULL"
-        + " FROM pragma_table_xinfo('" + AutoMigration.recordTable + "', 'main')"
-      return sql
-    }
-    // The record table's row, by rowid: the same statement, the same columns.
-    sql +=
-      " UNION ALL SELECT 4, type, name, sql, NULL, NULL, NULL, NULL FROM sqlite_schema"
-      + " WHERE rowid = ?3"
-    // Columns added by later versions read NULL in a record table made before them.
-    func column(_ name: String) -> String { recordColumns.contains(name) ? "r." + name : "NULL" }
-    let table = SQLIdentifier.quote(AutoMigration.recordTable)
-    let values =
-      "SELECT 5, r.table_name, r.definition, " + column("swift_types") + ", "
-      + column("origin") + ", " + column("table_sql") + ", NULL, NULL FROM "
-    // Records are found by their key, under the name asked for, then under the schema's
-    // spelling of it; one under yet another ASCII case is looked for (reading every
-    // record) only when those find none for a table or view that exists. The one-row gate
-    // comes first (CROSS JOIN keeps that order): when it is empty, no record is read.
-    let spelling =
-      "(SELECT name FROM sqlite_schema WHERE rowid = ?2 AND name = ?1 COLLATE NOCASE)"
-    sql +=
-      " UNION ALL " + values + table + " AS r WHERE r.table_name = ?1"
-      + " UNION ALL " + values + table + " AS r WHERE r.table_name = " + spelling
-      + " AND r.table_name <> ?1"
-      + " UNION ALL " + values + "(SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM " + table
-      + " WHERE table_name = ?1) AND NOT EXISTS (SELECT 1 FROM " + table
-      + " WHERE table_name = " + spelling + ")"
-      + " AND EXISTS (SELECT 1 FROM pragma_table_xinfo(?1, 'main'))) CROSS JOIN " + table
-      + " AS r WHERE r.table_name = ?1 COLLATE NOCASE"
-    return sql
   }
 
   /// A name's bytes with ASCII letters lower-cased: equal for the names SQLite takes for

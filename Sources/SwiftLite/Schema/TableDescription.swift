@@ -109,6 +109,9 @@ extension TableDescription {
     /// The row of `sqlite_schema` the catalogue pointed at, when it still holds the name:
     /// type, name, sql.
     var stored: (type: String, name: String, sql: String?)?
+    /// The rowid of ``stored``: the catalogue's, or the one the light statement found by
+    /// name (see `SchemaCatalogue.Form.light`).
+    var storedRowID: Int64?
     var columns: [ColumnDefinition] = []
     /// Generated and hidden columns (xinfo's `hidden` other than 0).
     var readOnlyColumns: [ColumnDefinition] = []
@@ -146,6 +149,7 @@ extension TableDescription {
         let stored = try row.get(String.self, at: 2)
         guard SchemaCatalogue.sameName(stored, name) else { return }
         self.stored = (try row.get(String.self, at: 1), stored, try row.get(String?.self, at: 3))
+        storedRowID = try row.get(Int64?.self, at: 4)
       case SchemaCatalogue.Part.column:
         hasColumns = true
         guard try row.get(Int.self, at: 6) == 0 else {
