@@ -183,7 +183,15 @@ struct SchemaDiff {
         key.parentColumns,
         onDelete: key.onDelete, onUpdate: key.onUpdate)
     }
-    if Set(desiredKeys.map(withParentColumns)) != Set(stored.foreignKeys.map(withParentColumns)) {
+    // Names compared as SQLite compares them: `REFERENCES REGION` is the key to `region`.
+    func folded(_ key: ForeignKey) -> FoldedForeignKey {
+      let key = withParentColumns(key)
+      return FoldedForeignKey(
+        columns: key.columns.map(\.asciiCaseFolded), table: key.table.asciiCaseFolded,
+        parentColumns: key.parentColumns.map(\.asciiCaseFolded), onDelete: key.onDelete,
+        onUpdate: key.onUpdate)
+    }
+    if Set(desiredKeys.map(folded)) != Set(stored.foreignKeys.map(folded)) {
       changes.append(.foreignKeysChanged)
     }
     if desired.isStrict != stored.isStrict {
@@ -289,4 +297,14 @@ extension SchemaDiff.StoredTable {
       createSQL = description.sql
     }
   }
+}
+
+/// A foreign key with its names as SQLite compares them (ASCII case folded, other bytes
+/// exact), for telling whether two declarations are the same key.
+private struct FoldedForeignKey: Hashable {
+  let columns: [ExactText]
+  let table: ExactText
+  let parentColumns: [ExactText]
+  let onDelete: ForeignKey.Action
+  let onUpdate: ForeignKey.Action
 }

@@ -465,8 +465,6 @@ final class LifecycleReview2Tests: XCTestCase {
   /// `ForeignKey(["category_id"], references: "category")` by the model is the same key:
   /// SQLite compares names without case. Adoption should record it, not rebuild the table.
   func testAdoptionTakesAParentNamedInOtherCasesAsTheTablesKey() throws {
-    throw XCTSkip(
-      "Review2 finding 3: a parent table named in other letter cases is taken as another key")
     do {
       let db = try Connection(path: path)
       try db.execute(
