@@ -42,19 +42,7 @@ extension Connection {
       if name.hasSameBytes(as: M.tableName),
         let old = try AutoMigration.hasPreviousTable(name, M.previousTableNames, in: self)
       {
-        let refusal: String? =
-          if access == .read {
-            "reads never change the schema"
-          } else if M.schemaPolicy == .createOnly {
-            "the model's schemaPolicy is .createOnly"
-          } else if !automaticMigration {
-            "automatic migration is off on this connection"
-          } else if preparedTables.contains(name) {
-            "the preparation given when the database opened brings this table up to date: "
-              + "register a new step for this change"
-          } else {
-            nil
-          }
+        let refusal = reasonNotToMigrate(model, name, access: access)
         if let refusal {
           throw MigrationError.needsMigration(
             table: name, changes: [SchemaChange.tableRenamed(from: old, to: name).description],
@@ -85,22 +73,7 @@ extension Connection {
       // A plan with no schema change only completes SwiftLite's record of the table:
       // reads go on without it; the first write records it.
       if plan.strategy != .none {
-        let refusal: String? =
-          if access == .read {
-            "reads never change the schema"
-          } else if M.schemaPolicy == .createOnly {
-            "the model's schemaPolicy is .createOnly"
-          } else if !automaticMigration {
-            "automatic migration is off on this connection"
-          } else if preparedTables.contains(name) {
-            "the preparation given when the database opened covers this table, so a write "
-              + "does not migrate it: for a change of the model, register a new model step; "
-              + "inside a migration step, write this table with SQL for the shape it has at "
-              + "that step (a model has today's shape, which a fresh install reaches only "
-              + "at the last step)"
-          } else {
-            nil
-          }
+        let refusal = reasonNotToMigrate(model, name, access: access)
         if let refusal {
           // A refused change is reported first: migrating would not get past it.
           try plan.checkCanApply()
@@ -183,5 +156,22 @@ extension Connection {
       let plan = try AutoMigration.plan(for: model, table: table, in: self)
       throw MigrationError.readOnlyConnection(table: table, strategy: plan.strategy.rawValue)
     }
+  }
+
+  /// Why this use of `model`'s table `name` may not migrate it, or `nil` when it may.
+  private func reasonNotToMigrate<M: Model>(_ model: M.Type, _ name: String, access: ModelAccess)
+    -> String?
+  {
+    if access == .read { return "reads never change the schema" }
+    if M.schemaPolicy == .createOnly { return "the model's schemaPolicy is .createOnly" }
+    if !automaticMigration { return "automatic migration is off on this connection" }
+    if preparedTables.contains(name) {
+      return "the preparation given when the database opened covers this table, so a write "
+        + "does not migrate it: for a change of the model, register a new model step; "
+        + "inside a migration step, write this table with SQL for the shape it has at "
+        + "that step (a model has today's shape, which a fresh install reaches only "
+        + "at the last step)"
+    }
+    return nil
   }
 }

@@ -430,7 +430,7 @@ final class ExistingDatabaseTests: ModelTestCase {
     XCTAssertFalse(try queue.read { try SchemaInspector($0).tableExists("Tag") })
   }
 
-  // MARK: Found by review
+  // MARK: Edge cases
 
   func testSaveByAUniqueColumnNeverMovesTheRowToAnotherKey() throws {
     struct Account: Model {

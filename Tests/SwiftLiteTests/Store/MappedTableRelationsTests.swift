@@ -2,8 +2,7 @@ import Foundation
 import SwiftLite
 import XCTest
 
-// A review of relations over mapped tables (issue 14, item 6), tried as a new user would
-// from ExistingDatabases.md and QueriesAndRelations.md, on tables made by raw SQL.
+// Relations over mapped tables, as a new user would use them from ExistingDatabases.md and QueriesAndRelations.md, on tables made by raw SQL.
 
 private struct RREmployee: Model, Equatable {
   var employeeId: Int64
@@ -50,7 +49,7 @@ private struct RRTrack: Model, Equatable {
   static let genre = belongsTo(RRGenre.self)
 }
 
-final class RelationsReviewTests: SQLiteTestCase {
+final class MappedTableRelationsTests: SQLiteTestCase {
   static let script = """
     CREATE TABLE [Employee] ([EmployeeId] INTEGER NOT NULL, [LastName] NVARCHAR(20) NOT NULL,
       [ReportsTo] INTEGER, CONSTRAINT [PK_Employee] PRIMARY KEY ([EmployeeId]),
@@ -162,10 +161,10 @@ private struct RRArtistByID: Model, Equatable {
   static let albums = hasMany(RRSnakeAlbum.self)
 }
 
-final class RelationsReview2Tests: SQLiteTestCase {
+final class MappedTableRelationsThroughConnectionTests: SQLiteTestCase {
   override func setUpWithError() throws {
     try super.setUpWithError()
-    try db.execute(RelationsReviewTests.script)
+    try db.execute(MappedTableRelationsTests.script)
     try db.execute(
       """
       CREATE TABLE Shelf(row INTEGER NOT NULL, room TEXT NOT NULL, label TEXT NOT NULL,
@@ -221,13 +220,13 @@ private struct RRAlbumContradicting: Model, Equatable {
   static let artist = belongsTo(RRArtist.self)
 }
 
-final class RelationsReview3Tests: TemporaryDirectoryTestCase {
+final class MappedTableRelationsThroughAccessTests: TemporaryDirectoryTestCase {
   /// Through a pool's read and a repository, a contradicting declared key is the typed
   /// mismatch, naming both keys; SwiftLite creates nothing.
   func testAContradictingDeclaredKeyThroughAPoolAndARepository() throws {
     let file = path("pool.sqlite")
     let pool = try DatabasePool(path: file)
-    try pool.write { db in try db.execute(RelationsReviewTests.script) }
+    try pool.write { db in try db.execute(MappedTableRelationsTests.script) }
     XCTAssertThrowsError(
       try pool.read { db in
         try RRAlbumContradicting.all().fetchAll(db, including: RRAlbumContradicting.artist)

@@ -3,8 +3,7 @@ import SwiftLite
 import SwiftLiteTesting
 import XCTest
 
-// A review of issue 14 as a new user would try it, from the README and the DocC articles:
-// the notes app of "Shipping a New Version of Your App", four releases on one real file and
+// As a new user would go, from the README and the DocC articles: the notes app of "Shipping a New Version of Your App", four releases on one real file and
 // from scratch at each release, through `DatabaseQueue(path:options:preparation:)`.
 
 private struct LRFolder: Model {
@@ -81,12 +80,12 @@ private func releaseMigrator(_ release: Int, snapshots: URL?) throws -> Migrator
   return migrator
 }
 
-final class LifecycleReviewTests: XCTestCase {
+final class NotesAppReleasesTests: XCTestCase {
   private var folder: URL!
 
   override func setUpWithError() throws {
     folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("lifecycle-review-\(UUID().uuidString)")
+      .appendingPathComponent("lifecycle-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 
@@ -877,7 +876,6 @@ final class LifecycleReviewTests: XCTestCase {
       try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM Note_fts") }, 0)
   }
 
-  // Review finding 7
   func testAModelWriteInsideAnOldStepSaysToWriteSQLForThatStepsShape() throws {
     // Release 4's code writes a welcome note through today's Note inside release 2's data
     // step. On a fresh install that step runs against release 1's shape, so the write is

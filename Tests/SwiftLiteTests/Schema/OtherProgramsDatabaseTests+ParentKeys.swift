@@ -2,11 +2,10 @@ import Foundation
 import SwiftLite
 import XCTest
 
-// Review finding 9 of issue 14: a parent's key column renamed or removed while a managed
+// A parent's key column renamed or removed while a managed
 // child's foreign key names it, across two releases (separate model types) on real files
 // with foreign keys enforced.
-extension LifecycleReviewTests {
-  // Review finding 9
+extension OtherProgramsDatabaseTests {
   func testRenamingAParentKeyThatAChildNamesIsPlannedOrKeepsTheChildWorking() throws {
     // Folder renames its key `id` to `folderKey`; Note, a managed child, declares
     // `ForeignKey(["folderID"], references: "Folder", ["id"])`. The parent's plan renames
@@ -58,7 +57,7 @@ extension LifecycleReviewTests {
     XCTAssertEqual(try next.query("PRAGMA foreign_key_check").count, 0)
   }
 
-  // Review finding 9, a parent rebuilt (not a rename): a referenced column removed is
+  // A parent rebuilt (not a rename): a referenced column removed is
   // refused naming the child; another column removed keeps the child's key working.
   func testRebuildingAParentKeepsChildKeysOrRefusesRemovingTheirColumn() throws {
     let file = folder.appendingPathComponent("shelves.sqlite").path

@@ -2,8 +2,7 @@ import Foundation
 import SwiftLite
 import XCTest
 
-// A second review of issue 14 as a new user would try it, from the README and the DocC
-// articles: complete dry runs, table and property renames over several releases on one file,
+// As a new user would go, from the README and the DocC articles: complete dry runs, table and property renames over several releases on one file,
 // and generated columns, on real files.
 
 // Release 1, 2 and 3 of one table, renamed twice.
@@ -180,13 +179,13 @@ private struct L2PersonLower: Model {
   static let primaryKey = ["id"]
 }
 
-final class LifecycleReview2Tests: XCTestCase {
+final class RenamesAcrossReleasesTests: XCTestCase {
   private var folder: URL!
   private var path: String { folder.appendingPathComponent("app.sqlite").path }
 
   override func setUpWithError() throws {
     folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("lifecycle-review2-\(UUID().uuidString)")
+      .appendingPathComponent("renames-across-releases-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 
@@ -206,7 +205,6 @@ final class LifecycleReview2Tests: XCTestCase {
     try db.close()
   }
 
-  // Review2 finding 1
   /// A savepoint rolled back outside a transaction (as the dry run of a table rename does)
   /// leaves the file as it was: its header's change counter too.
   func testASavepointRolledBackOutsideATransactionWritesNothing() throws {
@@ -227,7 +225,6 @@ final class LifecycleReview2Tests: XCTestCase {
     XCTAssertEqual(try bytes(), before)
   }
 
-  // Review2 finding 1
   /// A file of release 1 opened by release 3: two table renames and two property renames
   /// in one go; the child's key follows; rows kept; the dry run writes nothing.
   func testAFileOfReleaseOneUpgradesToReleaseThree() throws {
@@ -273,7 +270,6 @@ final class LifecycleReview2Tests: XCTestCase {
       try db.findAll(L2PersonV3.self, orderBy: "id").map(\.displayName), ["Ann", "Bob", "Cy"])
   }
 
-  // Review2 finding 1
   /// A release that renames the table and also refuses: the plan lists the refusal, migrate
   /// throws it, and the table is not renamed (the file is byte for byte as it was).
   func testARefusedMigrationWithATableRenameLeavesTheFileUnchanged() throws {
@@ -332,7 +328,6 @@ final class LifecycleReview2Tests: XCTestCase {
     XCTAssertEqual(try bytes(), before)
   }
 
-  // Review2 finding 2
   /// One model step over two tables that both refuse: every refusal of both, and neither
   /// table changed.
   func testAModelStepOverTwoRefusingTablesListsBothAndWritesNothing() throws {
@@ -443,7 +438,6 @@ final class LifecycleReview2Tests: XCTestCase {
     XCTAssertTrue(line.canApply, "\(line)")
   }
 
-  // Review2 finding 4
   /// A dry run in a queue's read (which cannot rename even in a savepoint) of a release that
   /// renames the table and refuses a change: the plan must not look complete. It lists the
   /// refusal, or says in `unchecked` what it did not plan.
@@ -460,7 +454,6 @@ final class LifecycleReview2Tests: XCTestCase {
     XCTAssertEqual(try bytes(), before)
   }
 
-  // Review2 finding 3
   /// A key written `REFERENCES CATEGORY(ID)` by the other program and declared
   /// `ForeignKey(["category_id"], references: "category")` by the model is the same key:
   /// SQLite compares names without case. Adoption should record it, not rebuild the table.

@@ -2,8 +2,7 @@ import Foundation
 import SwiftLite
 import XCTest
 
-// A review of issue 14 as a new user would try it, from the README and the DocC articles:
-// a database made by raw SQL as the sqlite3 CLI would make it, used through models.
+// As a new user would go, from the README and the DocC articles: a database made by raw SQL as the sqlite3 CLI would make it, used through models.
 
 private let storeSQL = """
   CREATE TABLE category(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
@@ -45,13 +44,13 @@ private struct Product: Model {
   }
 }
 
-final class LifecycleReviewTests: XCTestCase {
+final class OtherProgramsDatabaseTests: XCTestCase {
   var folder: URL!
   private var path: String { folder.appendingPathComponent("store.sqlite").path }
 
   override func setUpWithError() throws {
     folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("lifecycle-review-\(UUID().uuidString)")
+      .appendingPathComponent("lifecycle-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let maker = try Connection(path: path)
     try maker.execute(storeSQL)
@@ -197,7 +196,6 @@ final class LifecycleReviewTests: XCTestCase {
     XCTAssertEqual(wal, 0)
   }
 
-  // Review finding 1
   func testPlainUpdateOverAMixedFormatDateColumnKeepsTheTimeOfDay() throws {
     // `sold` is '2021-01-02' in row 1 and '2021-01-02 10:11:12' in row 2 (as another
     // program wrote them). The docs promise mixed formats are kept by update(_:from:) only,
@@ -347,7 +345,6 @@ final class LifecycleReviewTests: XCTestCase {
     XCTAssertEqual(try quoted(db), before)
   }
 
-  // Review finding 2
   func testADeclarationNamingAPropertyRenamedByCodingKeysSaysToUseTheCodingKey() throws {
     // The struct has a stored property `categoryID`, coded as "category_id": the refusal
     // said "'categoryID' ... is not a stored property", which it is.
@@ -373,7 +370,6 @@ final class LifecycleReviewTests: XCTestCase {
     }
   }
 
-  // Review finding 3
   func testPlainUpdateKeepsSingleFormatDateColumnsOfOtherCommonForms() throws {
     // Each column holds one format only, as SQLite's date functions read it and other
     // programs write it (Python's isoformat, .NET, microseconds); the docs say "a plain save
@@ -438,7 +434,6 @@ final class LifecycleReviewTests: XCTestCase {
       try quoted(db, "tagged"), [before[0].replacingOccurrences(of: "'a'", with: "'b'")])
   }
 
-  // Review finding 4
   func testAReadOnlyPoolOnAFileNotInWALModeIsACannotOpenErrorThatSaysWhy() throws {
     // The sqlite3 CLI's file is in rollback-journal mode. DatabasePool's documentation says
     // `.cannotOpen` when SQLite cannot put the file in WAL mode; a read-only pool threw
@@ -472,7 +467,6 @@ final class LifecycleReviewTests: XCTestCase {
     XCTAssertEqual(try quoted(db), before)
   }
 
-  // Review finding 5
   func testDroppableColumnsWrittenAsAnArrayLiteralIsTakenAsTheDeclaration() throws {
     // `primaryKey = ["id"]` is an array; `droppableColumns`, `lossyConvertibleColumns` and
     // `ignoredProperties` are `Set<String>` requirements with defaults, so the same spelling
@@ -526,7 +520,6 @@ final class LifecycleReviewTests: XCTestCase {
     XCTAssertEqual(try db.find(Typed.self, id: 1)?.title, "t")
   }
 
-  // Review finding 6
   func testDataOverAColumnHoldingTextKeepsItsStorageClassOnAPlainUpdate() throws {
     // A column without a type (or BLOB) that another program filled with text: the docs
     // say to read such a column as Data to get its exact bytes. Saved unchanged, 'abc'
