@@ -25,7 +25,7 @@ final class RowEncoder {
   private let target: Statement?
   /// For a `target`: the columns the value being encoded wrote, so that the others are
   /// bound NULL afterwards. Cheaper than clearing every parameter before each value
-  /// (`sqlite3_clear_bindings`, about 160 instructions for ten parameters).
+  /// (Core clearing all bindings costs about 160 instructions for ten parameters).
   private let marks: ParameterMarks?
   /// A problem found where the `Encoder` API cannot throw (a nested container asked for),
   /// thrown once the value has finished encoding.
