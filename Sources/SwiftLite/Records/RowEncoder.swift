@@ -15,7 +15,10 @@ final class RowEncoder {
   private let positions: [String: Int]
   /// The values of the last encoded model, one per column.
   @exclusivity(unchecked) public private(set) var values: ContiguousArray<SQLiteValue>
-  @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
+  // Key order learned from the first value: the keys, and each one's column position (-1
+  // for a key that names no column), as in RowDecoder.
+  @exclusivity(unchecked) private var learnedKeys: ContiguousArray<String> = []
+  @exclusivity(unchecked) private var learnedIndices: ContiguousArray<Int> = []
   @exclusivity(unchecked) private var cursor = 0
   /// The format of each column's `Date`, by column; empty when every date is written in
   /// the standard format.
@@ -23,6 +26,9 @@ final class RowEncoder {
   /// When set, ``encode(_:)`` binds each column straight to this statement's parameter
   /// (column `i` to parameter `i + 1`) instead of filling ``values``.
   private let target: Statement?
+  /// `target`'s handle: integers, doubles and text bind through it with no retain of the
+  /// statement and no switch over an `SQLiteValue`.
+  private let targetHandle: OpaquePointer?
   /// For a `target`: the columns the value being encoded wrote, so that the others are
   /// bound NULL afterwards. Cheaper than clearing every parameter before each value
   /// (Core clearing all bindings costs about 160 instructions for ten parameters).
@@ -56,6 +62,7 @@ final class RowEncoder {
 
   private init(columns: [String], target: Statement?) {
     self.target = target
+    self.targetHandle = target?.handle
     self.marks = target == nil ? nil : ParameterMarks(count: columns.count)
     self.columns = columns
     var positions: [String: Int] = [:]
@@ -72,8 +79,10 @@ final class RowEncoder {
   /// The encoder as its keyed containers see it: not retained, since the encoder keeps
   /// the last of them (``kept``), which would otherwise keep the encoder alive; `nil`
   /// once the encoder is gone, so that a container kept by a model beyond its encoding
-  /// finds no encoder rather than a freed one.
-  private final class Reference {
+  /// finds no encoder rather than a freed one. (The standard library's box calls a keyed
+  /// encoding container's mutating methods in place, copying nothing per key, so this
+  /// reference costs no reference counting per key; see ``ContainerSlot`` for decoding.)
+  final class Reference {
     var encoder: Unmanaged<RowEncoder>?
 
     /// Runs `body` with the encoder, borrowed: no retain and release around each write.
@@ -93,7 +102,7 @@ final class RowEncoder {
 
   /// The keyed container for `Key`: the kept one when it is for `Key`, else a new one,
   /// which is kept.
-  private func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedEncodingContainer<Key> {
+  func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedEncodingContainer<Key> {
     if let kept, keptKeys == ObjectIdentifier(Key.self) {
       return unsafeDowncast(kept, to: Kept<Key>.self).container
     }
@@ -141,7 +150,7 @@ final class RowEncoder {
 
   /// Records that a model asked for a container a row cannot hold (the `Encoder` methods
   /// that hand out containers cannot throw); ``encode(_:)`` throws it afterwards.
-  fileprivate func refuse(_ value: Any, column: String?, _ reason: String) {
+  func refuse(_ value: Any, column: String?, _ reason: String) {
     guard deferredError == nil else { return }
     deferredError = EncodingError.invalidValue(
       value,
@@ -150,17 +159,63 @@ final class RowEncoder {
         debugDescription: (column.map { "column '\($0)': " } ?? "") + reason))
   }
 
-  private func index(of key: String) -> Int? {
-    if cursor < learned.count {
-      let entry = learned[cursor]
-      cursor += 1
-      if entry.key == key { return entry.index }
-      return positions[key]
+  /// The column position of `key`, the next key the value encodes: one comparison with the
+  /// key encoded at this point of the first value, a look-up by name otherwise.
+  @inline(__always) private func index(of key: String) -> Int? {
+    let at = cursor
+    cursor = at &+ 1
+    if at < learnedKeys.count, learnedKeys[at] == key {
+      let index = learnedIndices[at]
+      return index < 0 ? nil : index
     }
+    return learn(key, at: at)
+  }
+
+  /// The column position of a key the learned order does not predict; learned when it
+  /// extends that order.
+  @inline(never) private func learn(_ key: String, at position: Int) -> Int? {
     let index = positions[key]
-    if cursor == learned.count { learned.append((key, index)) }
-    cursor += 1
+    if position == learnedKeys.count {
+      learnedKeys.append(key)
+      learnedIndices.append(index ?? -1)
+    }
     return index
+  }
+
+  /// Writes an integer: bound straight to the target's parameter when there is one (the
+  /// owner was checked once in ``encode(_:)``), else kept in ``values``.
+  func setInteger(_ value: Int64, _ key: String) throws {
+    guard let index = index(of: key) else { return }
+    if let targetHandle {
+      marks?.mark(index)  // optional chaining borrows; `if let` would retain per column
+      try Statement.bind(value, to: targetHandle, at: Int32(truncatingIfNeeded: index &+ 1))
+    } else {
+      values[index] = .integer(value)
+    }
+  }
+
+  /// Writes text, as ``setInteger(_:_:)``.
+  func setText(_ value: String, _ key: String) throws {
+    guard let index = index(of: key) else { return }
+    if let targetHandle {
+      marks?.mark(index)  // optional chaining borrows; `if let` would retain per column
+      try Statement.bind(value, to: targetHandle, at: Int32(truncatingIfNeeded: index &+ 1))
+    } else {
+      values[index] = .text(value)
+    }
+  }
+
+  /// Writes a double, as ``setInteger(_:_:)``; NaN, which SQLite cannot store, throws as
+  /// the general path reports it.
+  func setDouble(_ value: Double, _ key: String) throws {
+    guard !value.isNaN else { return try set(converting: value, key) }
+    guard let index = index(of: key) else { return }
+    if let targetHandle {
+      marks?.mark(index)  // optional chaining borrows; `if let` would retain per column
+      try Statement.bind(value, to: targetHandle, at: Int32(truncatingIfNeeded: index &+ 1))
+    } else {
+      values[index] = .real(value)
+    }
   }
 
   private func store(_ value: SQLiteValue, at index: Int) throws {
@@ -173,11 +228,11 @@ final class RowEncoder {
     }
   }
 
-  fileprivate func set(_ value: SQLiteValue, _ key: String) throws {
+  func set(_ value: SQLiteValue, _ key: String) throws {
     if let index = index(of: key) { try store(value, at: index) }
   }
 
-  fileprivate func set<T: SQLiteValueConvertible>(converting value: T, _ key: String) throws {
+  func set<T: SQLiteValueConvertible>(converting value: T, _ key: String) throws {
     guard let index = index(of: key) else { return }
     try store(convert(value, key), at: index)
   }
@@ -196,7 +251,7 @@ final class RowEncoder {
     }
   }
 
-  fileprivate func setAny<T: Encodable>(_ value: T, _ key: String) throws {
+  func setAny<T: Encodable>(_ value: T, _ key: String) throws {
     guard let index = index(of: key) else { return }
     if !dateFormats.isEmpty, let format = dateFormats[index], let date = value as? Date {
       let converted: SQLiteValue
@@ -232,146 +287,5 @@ final class RowEncoder {
           debugDescription: "column '\(key)': not JSON-encodable", underlyingError: error))
     }
     try store(.text(text), at: index)
-  }
-
-  private struct Adapter: Encoder {
-    let encoder: RowEncoder
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-      encoder.keyedContainer(type)
-    }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
-      encoder.refuse(
-        [Any](), column: nil, "a model encodes as a keyed type (synthesized Codable), not a list")
-      return DiscardingUnkeyed()
-    }
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-      encoder.refuse(
-        (), column: nil,
-        "a model encodes as a keyed type (synthesized Codable), not a single value")
-      return DiscardingSingle()
-    }
-  }
-
-  private struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let reference: Reference
-    var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.null, key.stringValue) }
-    }
-    mutating func encode(_ value: Bool, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(value ? 1 : 0), key.stringValue) }
-    }
-    mutating func encode(_ value: String, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.text(value), key.stringValue) }
-    }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(converting: value, key.stringValue) }
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(converting: value, key.stringValue) }
-    }
-    mutating func encode(_ value: Int, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(Int64(value)), key.stringValue) }
-    }
-    mutating func encode(_ value: Int8, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(Int64(value)), key.stringValue) }
-    }
-    mutating func encode(_ value: Int16, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(Int64(value)), key.stringValue) }
-    }
-    mutating func encode(_ value: Int32, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(Int64(value)), key.stringValue) }
-    }
-    mutating func encode(_ value: Int64, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(value), key.stringValue) }
-    }
-    mutating func encode(_ value: UInt, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(converting: value, key.stringValue) }
-    }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(Int64(value)), key.stringValue) }
-    }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(Int64(value)), key.stringValue) }
-    }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(.integer(Int64(value)), key.stringValue) }
-    }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws {
-      try reference.withEncoder { try $0.set(converting: value, key.stringValue) }
-    }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      try reference.withEncoder { try $0.setAny(value, key.stringValue) }
-    }
-    mutating func nestedContainer<NestedKey: CodingKey>(
-      keyedBy keyType: NestedKey.Type, forKey key: Key
-    )
-      -> KeyedEncodingContainer<NestedKey>
-    {
-      reference.withEncoder { $0 }.refuse(
-        [String: Any](), column: key.stringValue,
-        "encode a Codable value (stored as JSON), not a nested container")
-      return KeyedEncodingContainer(DiscardingKeyed<NestedKey>())
-    }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      reference.withEncoder { $0 }.refuse(
-        [Any](), column: key.stringValue,
-        "encode a Codable value (stored as JSON), not a nested container")
-      return DiscardingUnkeyed()
-    }
-    mutating func superEncoder() -> any Encoder {
-      reference.withEncoder { Adapter(encoder: $0) }
-    }
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-      reference.withEncoder { Adapter(encoder: $0) }
-    }
-  }
-
-  /// Containers handed out after ``refuse(_:column:_:)``: they accept and drop everything,
-  /// so the model's `encode(to:)` runs to its end and the recorded error is thrown.
-  private struct DiscardingKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws {}
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {}
-    mutating func nestedContainer<NestedKey: CodingKey>(
-      keyedBy keyType: NestedKey.Type, forKey key: Key
-    ) -> KeyedEncodingContainer<NestedKey> {
-      KeyedEncodingContainer(DiscardingKeyed<NestedKey>())
-    }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      DiscardingUnkeyed()
-    }
-    mutating func superEncoder() -> any Encoder { DiscardingEncoder() }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { DiscardingEncoder() }
-  }
-
-  private struct DiscardingUnkeyed: UnkeyedEncodingContainer {
-    var codingPath: [any CodingKey] { [] }
-    var count: Int { 0 }
-    mutating func encodeNil() throws {}
-    mutating func encode<T: Encodable>(_ value: T) throws {}
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
-      -> KeyedEncodingContainer<NestedKey>
-    { KeyedEncodingContainer(DiscardingKeyed<NestedKey>()) }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { DiscardingUnkeyed() }
-    mutating func superEncoder() -> any Encoder { DiscardingEncoder() }
-  }
-
-  private struct DiscardingSingle: SingleValueEncodingContainer {
-    var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil() throws {}
-    mutating func encode<T: Encodable>(_ value: T) throws {}
-  }
-
-  private struct DiscardingEncoder: Encoder {
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-      KeyedEncodingContainer(DiscardingKeyed<Key>())
-    }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { DiscardingUnkeyed() }
-    func singleValueContainer() -> any SingleValueEncodingContainer { DiscardingSingle() }
   }
 }
