@@ -19,13 +19,16 @@ public final class RowDecoder {
   private(set) var isDecoding = false
   /// Whether the current row is `liveStatement`'s current row.
   @exclusivity(unchecked) private var readsLive = false
-  @exclusivity(unchecked) private var layout: ColumnLayout
-  // Key order learned from the first row: (key, column position).
-  @exclusivity(unchecked) private var learned: [(key: String, index: Int?)] = []
+  @exclusivity(unchecked) private(set) var layout: ColumnLayout
+  // Key order learned from the first row: the keys, and each one's column position (-1
+  // for a key with no column), in two arrays so that checking the next key compares it in
+  // place, copying no tuple out.
+  @exclusivity(unchecked) private var learnedKeys: ContiguousArray<String> = []
+  @exclusivity(unchecked) private var learnedIndices: ContiguousArray<Int> = []
   @exclusivity(unchecked) private var cursor = 0
   private lazy var json = JSONDecoder()
-  /// How the keyed containers this decoder hands out refer to it (see ``Reference``).
-  private let reference = Reference()
+  /// How the keyed containers this decoder hands out find it (see ``Reference``).
+  private let slot = ContainerSlot.take()
   /// The keyed container handed out last (a ``Kept``), for the key type `keptKeys`: handed
   /// out again for the next value, instead of a new one per row, which costs an allocation
   /// and two run-time lookups of generic metadata (about 900 instructions).
@@ -40,7 +43,7 @@ public final class RowDecoder {
     self.liveStatement = nil
     self.row = Row(columns: [], values: [])
     self.layout = row.layout
-    reference.decoder = Unmanaged.passUnretained(self)
+    slot.attach(self)
   }
 
   /// A decoder for the rows `statement` steps through, read in place.
@@ -49,24 +52,21 @@ public final class RowDecoder {
     self.liveStatement = statement
     self.row = statement.row
     self.layout = statement.layout
-    reference.decoder = Unmanaged.passUnretained(self)
+    slot.attach(self)
   }
 
-  deinit { reference.decoder = nil }
+  deinit { slot.giveBack() }
 
-  /// The decoder as its keyed containers see it: not retained, since the decoder keeps
-  /// the last of them (``kept``), which would otherwise keep the decoder alive; `nil`
-  /// once the decoder is gone, so that a container kept by a model beyond its decoding
-  /// finds no decoder rather than a freed one.
-  private final class Reference {
-    var decoder: Unmanaged<RowDecoder>?
+  /// The decoder as its keyed containers see it: a ``ContainerSlot/Token``, plain bits, so
+  /// that the standard library's box copies a container per key with no reference
+  /// counting; and not a reference to the decoder, which keeps the last of them (``kept``).
+  struct Reference {
+    let token: ContainerSlot.Token
 
-    /// Runs `body` with the decoder, borrowed: no retain and release around each read.
-    /// A container used after its decoder went away gets a decoder of no columns, whose
-    /// reads fail as for a missing column.
+    /// Runs `body` with the decoder, borrowed. A container used after its decoder went
+    /// away gets a decoder of no columns, whose reads fail as for a missing column.
     @inline(__always) func withDecoder<T>(_ body: (RowDecoder) throws -> T) rethrows -> T {
-      guard let decoder else { return try body(RowDecoder()) }
-      return try decoder._withUnsafeGuaranteedRef(body)
+      try token.withOwner(RowDecoder.self, orphan: { RowDecoder() }, body)
     }
   }
 
@@ -78,11 +78,11 @@ public final class RowDecoder {
 
   /// The keyed container for `Key`: the kept one when it is for `Key`, else a new one,
   /// which is kept.
-  private func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedDecodingContainer<Key> {
+  func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedDecodingContainer<Key> {
     if let kept, keptKeys == ObjectIdentifier(Key.self) {
       return unsafeDowncast(kept, to: Kept<Key>.self).container
     }
-    let container = KeyedDecodingContainer(Container<Key>(reference: reference))
+    let container = KeyedDecodingContainer(Container<Key>(reference: Reference(token: slot.token)))
     kept = Kept(container)
     keptKeys = ObjectIdentifier(Key.self)
     return container
@@ -96,7 +96,8 @@ public final class RowDecoder {
     let layout = row.layout
     if layout !== self.layout {
       self.layout = layout
-      learned.removeAll(keepingCapacity: true)
+      learnedKeys.removeAll(keepingCapacity: true)
+      learnedIndices.removeAll(keepingCapacity: true)
     }
     self.row = row
     if case .statement(let statement, _) = row.storage {
@@ -110,22 +111,67 @@ public final class RowDecoder {
     return try T(from: Adapter(decoder: self))
   }
 
-  fileprivate func index(of key: String) -> Int? {
-    if cursor < learned.count {
-      let entry = learned[cursor]
-      cursor += 1
-      if entry.key == key { return entry.index }
-      return layout.index(of: key)
+  /// Every remaining row of the statement this decoder reads in place, as values.
+  /// - Throws: what ``decode(_:from:)`` or the statement's step throws.
+  func decodeRemainingRows<T: Decodable>(_ type: T.Type) throws -> [T] {
+    guard let statement = liveStatement else { return [] }
+    let rows = RemainingRows<T>(decoder: self, statement: statement, failure: Failure())
+    // Built by the standard library's array-from-sequence loop: appending in a loop here,
+    // compiled for no particular `T`, looked the metadata of `[T]` up at run time on every
+    // append (about 330 instructions a row).
+    let values = Array(rows)
+    if let error = rows.failure.error { throw error }
+    return values
+  }
+
+  /// What a ``RemainingRows`` sequence stopped on.
+  private final class Failure {
+    var error: (any Error)?
+  }
+
+  /// The rows left in a statement, decoded one per step; a failure ends the sequence and
+  /// is kept in `failure`. A row per step: a row made at an earlier step can no longer read.
+  private struct RemainingRows<T: Decodable>: Sequence, IteratorProtocol {
+    let decoder: RowDecoder
+    let statement: Statement
+    let failure: Failure
+
+    mutating func next() -> T? {
+      do {
+        guard try statement.step() else { return nil }
+        return try decoder.decode(T.self, from: statement.row)
+      } catch {
+        failure.error = error
+        return nil
+      }
     }
+  }
+
+  /// The column position of `key`, the next key the value asks for: one comparison with
+  /// the key asked for at this point of the first row (synthesized `Codable` asks in
+  /// declaration order, so it always matches), a look-up by name otherwise.
+  @inline(__always) func index(of key: String) -> Int? {
+    let at = cursor
+    cursor = at &+ 1
+    if at < learnedKeys.count, learnedKeys[at] == key {
+      let index = learnedIndices[at]
+      return index < 0 ? nil : index
+    }
+    return learn(key, at: at)
+  }
+
+  /// The column position of a key the learned order does not predict; learned when it
+  /// extends that order.
+  @inline(never) private func learn(_ key: String, at position: Int) -> Int? {
     let index = layout.index(of: key)
-    if cursor == learned.count {
-      learned.append((key, index))
+    if position == learnedKeys.count {
+      learnedKeys.append(key)
+      learnedIndices.append(index ?? -1)
     }
-    cursor += 1
     return index
   }
 
-  fileprivate func missing<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
+  func missing<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
     if ignored.contains(key), let placeholder = SchemaProbe.placeholder(type) {
       return placeholder
     }
@@ -138,7 +184,7 @@ public final class RowDecoder {
     )
   }
 
-  fileprivate func value<T: SQLiteValueConvertible & Decodable>(
+  func value<T: SQLiteValueConvertible & Decodable>(
     _ type: T.Type, _ key: String
   ) throws
     -> T
@@ -158,19 +204,19 @@ public final class RowDecoder {
     return try row.get(T.self, at: index)
   }
 
-  fileprivate func valueIfPresent<T: SQLiteValueConvertible & Decodable>(
+  func valueIfPresent<T: SQLiteValueConvertible & Decodable>(
     _ type: T.Type, _ key: String
   ) throws -> T? {
     guard let index = index(of: key) else { return nil }
     return try row.get(T?.self, at: index)
   }
 
-  fileprivate func decodeAny<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
+  func decodeAny<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
     guard let index = index(of: key) else { return try missing(T.self, key) }
     return try decodeAny(type, key, at: index)
   }
 
-  fileprivate func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: String) throws
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: String) throws
     -> T?
   {
     guard let index = index(of: key), try !row.isNullValue(at: index) else { return nil }
@@ -205,156 +251,10 @@ public final class RowDecoder {
     }
   }
 
-  fileprivate func isNull(_ key: String) throws -> Bool {
+  func isNull(_ key: String) throws -> Bool {
     guard let index = index(of: key) else { return true }
     // A custom init(from:) asks decodeNil then decodes the same key: give the key back.
     cursor -= 1
     return try row.isNullValue(at: index)
   }
-
-  private struct Adapter: Decoder {
-    let decoder: RowDecoder
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-      decoder.keyedContainer(type)
-    }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-      throw DecodingError.typeMismatch(
-        [Any].self, .init(codingPath: [], debugDescription: "a row decodes as a keyed type"))
-    }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-      throw DecodingError.typeMismatch(
-        Any.self, .init(codingPath: [], debugDescription: "a row decodes as a keyed type"))
-    }
-  }
-
-  private struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let reference: Reference
-    var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] {
-      reference.withDecoder { $0.layout.names.compactMap { Key(stringValue: $0) } }
-    }
-    func contains(_ key: Key) -> Bool {
-      reference.withDecoder { $0.layout.index(of: key.stringValue) != nil }
-    }
-    func decodeNil(forKey key: Key) throws -> Bool {
-      try reference.withDecoder { try $0.isNull(key.stringValue) }
-    }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-      try reference.withDecoder { try $0.value(type, key.stringValue) }
-    }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try reference.withDecoder { try $0.decodeAny(type, key.stringValue) }
-    }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-      try reference.withDecoder { try $0.decodeIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-      try reference.withDecoder { try $0.valueIfPresent(type, key.stringValue) }
-    }
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
-      throws -> KeyedDecodingContainer<NestedKey>
-    {
-      throw DecodingError.typeMismatch(
-        type,
-        .init(
-          codingPath: [key],
-          debugDescription: "column '\(key.stringValue)': nested containers are stored as JSON; "
-            + "decode a Codable value instead"))
-    }
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-      throw DecodingError.typeMismatch(
-        [Any].self,
-        .init(
-          codingPath: [key],
-          debugDescription: "column '\(key.stringValue)': nested containers are stored as JSON; "
-            + "decode a Codable value instead"))
-    }
-    func superDecoder() throws -> any Decoder {
-      reference.withDecoder { Adapter(decoder: $0) }
-    }
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-      reference.withDecoder { Adapter(decoder: $0) }
-    }
-  }
-
 }

@@ -166,11 +166,8 @@ extension Connection {
         return try mapped.readAll(
           statement, columns: table.readColumns(of: statement), as: M.self)
       }
-      let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
-      var models: [M] = []
-      // A row per step: a row made at an earlier step can no longer read.
-      while try statement.step() { models.append(try decoder.decode(M.self, from: statement.row)) }
-      return models
+      return try RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
+        .decodeRemainingRows(M.self)
     }
   }
 }

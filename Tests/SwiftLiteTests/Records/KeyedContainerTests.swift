@@ -81,4 +81,24 @@ final class KeyedContainerTests: SQLiteTestCase {
     }
     XCTAssertFalse(container.contains(.name))
   }
+
+  func testAContainerKeptBeyondItsDecoderDoesNotReadTheNextDecodersRow() throws {
+    let first = try XCTUnwrap(try db.queryFirst("SELECT 1 AS id, 'a' AS name"))
+    var decoder: RowDecoder? = RowDecoder()
+    XCTAssertEqual(try decoder?.decode(Twice.self, from: first), Twice(id: 1, name: "a"))
+    let container = try XCTUnwrap(Twice.lastContainer)
+    decoder = nil
+    // Decoders made now may take over what the gone one used to find its containers.
+    let second = try XCTUnwrap(try db.queryFirst("SELECT 2 AS id, 'b' AS name"))
+    let others = (0..<4).map { _ in RowDecoder() }
+    for other in others {
+      XCTAssertEqual(try other.decode(Other.self, from: second), Other(name: "b", id: 2))
+    }
+    XCTAssertThrowsError(try container.decode(String.self, forKey: .name)) { error in
+      guard case .keyNotFound? = error as? DecodingError else {
+        return XCTFail("expected keyNotFound, got \(error)")
+      }
+    }
+    XCTAssertFalse(container.contains(.name))
+  }
 }
