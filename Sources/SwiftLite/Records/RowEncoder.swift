@@ -36,6 +36,9 @@ final class RowEncoder {
   /// A problem found where the `Encoder` API cannot throw (a nested container asked for),
   /// thrown once the value has finished encoding.
   @exclusivity(unchecked) private var deferredError: EncodingError?
+  /// Whether `deferredError` is set: a `Bool` to test per value, where testing the optional
+  /// itself copies and destroys an `EncodingError?` (about 170 instructions a value).
+  @exclusivity(unchecked) private var hasDeferredError = false
   private lazy var json: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -139,19 +142,25 @@ final class RowEncoder {
     do {
       try value.encode(to: Adapter(encoder: self))
     } catch {
-      deferredError = nil
+      if hasDeferredError { clearDeferredError() }
       throw error
     }
-    if deferredError != nil, let error = deferredError {
-      deferredError = nil
+    if hasDeferredError, let error = deferredError {
+      clearDeferredError()
       throw error
     }
+  }
+
+  private func clearDeferredError() {
+    deferredError = nil
+    hasDeferredError = false
   }
 
   /// Records that a model asked for a container a row cannot hold (the `Encoder` methods
   /// that hand out containers cannot throw); ``encode(_:)`` throws it afterwards.
   func refuse(_ value: Any, column: String?, _ reason: String) {
-    guard deferredError == nil else { return }
+    guard !hasDeferredError else { return }
+    hasDeferredError = true
     deferredError = EncodingError.invalidValue(
       value,
       .init(

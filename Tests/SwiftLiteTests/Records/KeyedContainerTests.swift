@@ -37,6 +37,33 @@ private struct Other: Codable, Equatable {
   var id: Int64
 }
 
+/// A model that asks for a nested container (which a row cannot hold) when `nested` is set.
+private struct Sometimes: Model {
+  var id: Int64
+  var nested: Bool
+  static let primaryKey = ["id"]
+
+  enum CodingKeys: String, CodingKey { case id, nested }
+
+  init(id: Int64, nested: Bool) { (self.id, self.nested) = (id, nested) }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int64.self, forKey: .id)
+    nested = try container.decode(Bool.self, forKey: .nested)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    if nested {
+      _ = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .nested)
+    } else {
+      try container.encode(nested, forKey: .nested)
+    }
+  }
+}
+
 /// The keyed containers the row decoder and encoder hand out are kept between values:
 /// each value still reads and writes its own row, whatever the key types in turn, and a
 /// container kept beyond its decoder's life fails instead of reading freed memory.
@@ -100,5 +127,19 @@ final class KeyedContainerTests: SQLiteTestCase {
       }
     }
     XCTAssertFalse(container.contains(.name))
+  }
+
+  func testARefusedValueFailsAloneAndTheNextOneIsWritten() throws {
+    for round in 0..<2 {
+      let base = Int64(round * 10)
+      XCTAssertThrowsError(try db.insert(Sometimes(id: base + 1, nested: true))) { error in
+        guard case .invalidValue(_, let context)? = error as? EncodingError else {
+          return XCTFail("expected invalidValue, got \(error)")
+        }
+        XCTAssertEqual(context.codingPath.last?.stringValue, "nested")
+      }
+      try db.insert(Sometimes(id: base + 2, nested: false))
+    }
+    XCTAssertEqual(try db.findAll(Sometimes.self, orderBy: "id").map(\.id), [2, 12])
   }
 }
