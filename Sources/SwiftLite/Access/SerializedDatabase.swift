@@ -70,13 +70,16 @@ final class SerializedDatabase: Sendable {
   }
 
   private final class Token: Sendable {}
-  private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-  /// The token of the serialized database whose queue runs the caller, if any.
-  static var current: ObjectIdentifier? { DispatchQueue.getSpecific(key: queueKey) }
+  /// The identity of the serialized database whose queue runs the caller, if any: the one
+  /// whose closure runs innermost on the calling thread.
+  static var current: UInt? {
+    let running = RunningQueue.current
+    return running == 0 ? nil : running
+  }
 
   /// This database's identity, as ``current`` reports it.
-  var identity: ObjectIdentifier { ObjectIdentifier(token) }
+  let identity: UInt
 
   init(path: String, options: OpenOptions, role: Role, ownerName: String) throws {
     self.path = path
@@ -88,15 +91,15 @@ final class SerializedDatabase: Sendable {
     self.connection = connection
     self.owner = owner
     self.dispatchQueue = DispatchQueue(label: "SwiftLite.\(ownerName)(\(path))")
-    dispatchQueue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(token))
+    self.identity = UInt(bitPattern: ObjectIdentifier(token))
   }
 
   /// Whether the caller runs inside one of this database's closures.
-  var isOnQueue: Bool { Self.current == ObjectIdentifier(token) }
+  var isOnQueue: Bool { RunningQueue.current == identity }
 
   func onQueue<T>(_ body: () throws -> T) rethrows -> T {
     if isOnQueue { return try body() }
-    return try dispatchQueue.sync(execute: body)
+    return try dispatchQueue.sync { try RunningQueue.run(as: identity, body) }
   }
 
   /// Runs `body` on the queue after the closures queued before it, the task suspended
@@ -116,7 +119,7 @@ final class SerializedDatabase: Sendable {
           queuedTasks.subtract(1, ordering: .relaxed)
           // A task cancelled meanwhile was resumed already.
           guard let continuation = run.start() else { return }
-          continuation.resume(with: Result { try body() })
+          continuation.resume(with: Result { try RunningQueue.run(as: identity, body) })
         }
       }
     } onCancel: {
@@ -204,7 +207,7 @@ final class SerializedDatabase: Sendable {
   func writeLater(_ body: @escaping @Sendable (Connection) -> Void) {
     dispatchQueue.async { [self] in
       guard !isClosed else { return }
-      owner.lending { body(connection) }
+      RunningQueue.run(as: identity) { owner.lending { body(connection) } }
     }
   }
 
@@ -220,7 +223,7 @@ final class SerializedDatabase: Sendable {
     }
     try dispatchQueue.sync {
       guard !isClosed else { return }
-      try owner.lending { try connection.close() }
+      try RunningQueue.run(as: identity) { try owner.lending { try connection.close() } }
       isClosed = true
       hasClosed.store(true, ordering: .releasing)
     }

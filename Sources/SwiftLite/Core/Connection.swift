@@ -144,9 +144,16 @@ public final class Connection {
         try SQLiteError.check(
           swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_DQS_DDL, 0), handle)
       }
-      // Reading the schema proves the file is a database before anyone relies on it.
-      try execute("SELECT count(*) FROM sqlite_schema")
-      try setForeignKeysEnabled(options.foreignKeys)
+      // Reading the schema proves the file is a database before anyone relies on it. Asking
+      // for the schema table's own entry reads the whole schema as a statement's prepare
+      // would, without parsing a statement: the first statement then finds it read.
+      try SQLiteError.check(
+        sqlite3_table_column_metadata(
+          handle, "main", "sqlite_master", nil, nil, nil, nil, nil, nil), handle)
+      // What `PRAGMA foreign_keys` sets, set without parsing a statement.
+      try SQLiteError.check(
+        swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_FKEY, options.foreignKeys ? 1 : 0),
+        handle)
       if let mode = options.journalMode {
         try setJournalMode(mode)
       } else if options.synchronous == nil, try isInWALMode() {

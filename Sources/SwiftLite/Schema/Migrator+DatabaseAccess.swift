@@ -81,7 +81,5 @@ extension Migrator: DatabasePreparation {
   /// The tables of the models its model steps register (``registerModels(_:_:)``): once
   /// a database opened with this migrator as its preparation, their schema changes only
   /// through the migrator, never by a model's first write.
-  public var preparedTables: Set<String> {
-    Set(migrations.flatMap { $0.models ?? [] }.map(\.tableName))
-  }
+  public var preparedTables: Set<String> { modelTableNames }
 }

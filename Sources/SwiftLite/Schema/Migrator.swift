@@ -99,6 +99,13 @@ public struct Migrator: Sendable {
 
   /// The registered migrations, in registration order.
   private(set) var migrations: [Migration] = []
+  /// The registered names, told apart by their bytes (see `pending(_:upTo:)`): kept as
+  /// they are registered, so that reading the state does not hash every name again.
+  private(set) var registeredNames: Set<ExactText> = []
+  /// The first name registered a second time, in registration order, if any.
+  private(set) var firstDuplicateName: String?
+  /// The tables of the model steps' models (`preparedTables`), kept as they are registered.
+  private(set) var modelTableNames: Set<String> = []
 
   /// The recorded shapes of the model steps, which the migrator applies instead of the
   /// models as compiled now; `nil` (the default) to apply the models as compiled now.
@@ -162,7 +169,16 @@ public struct Migrator: Sendable {
     _ name: String, foreignKeyChecks: ForeignKeyChecks = .deferred,
     _ migrate: @escaping @Sendable (Connection) throws -> Void
   ) {
-    migrations.append(Migration(name: name, foreignKeyChecks: foreignKeyChecks, body: migrate))
+    append(Migration(name: name, foreignKeyChecks: foreignKeyChecks, body: migrate))
+  }
+
+  /// Adds a migration after the others, noting its name and its models' tables.
+  private mutating func append(_ migration: Migration) {
+    if !registeredNames.insert(ExactText(migration.name)).inserted && firstDuplicateName == nil {
+      firstDuplicateName = migration.name
+    }
+    for model in migration.models ?? [] { modelTableNames.insert(model.tableName) }
+    migrations.append(migration)
   }
 
   /// Registers a model step of `models`, in order.
@@ -171,7 +187,7 @@ public struct Migrator: Sendable {
       try Self.migrateEach(models.map { model in (model.tableName, { try model.migrate(db) }) })
     }
     migration.models = models
-    migrations.append(migration)
+    append(migration)
   }
 
   #if compiler(>=6.2)
@@ -215,35 +231,6 @@ public struct Migrator: Sendable {
     }
   #endif
 
-  // MARK: Reading the state
-
-  /// The names of the migrations the database records as applied, in the order they were
-  /// applied, including any this migrator does not know. Writes nothing: on a database
-  /// never migrated, ``recordTable`` is not created and the result is empty.
-  /// - Throws: `SQLiteError` if reading fails.
-  public func appliedMigrations(_ db: Connection) throws -> [String] {
-    guard try SchemaInspector(db).tableExists(Self.recordTable) else { return [] }
-    return try db.query(
-      "SELECT name FROM " + SQLIdentifier.quote(Self.recordTable) + " ORDER BY rowid"
-    ).map { try $0.get(String.self, at: 0) }
-  }
-
-  /// The names of the registered migrations not applied yet, in the order
-  /// ``migrate(_:upTo:)-(Connection,_)`` would apply them. Writes nothing.
-  /// - Throws: ``MigratorError/duplicateName(_:)``,
-  ///   ``MigratorError/unknownAppliedMigrations(_:)`` (the database is ahead of this app),
-  ///   ``MigrationSnapshotError/missingSnapshots(_:)`` (with ``snapshots``, a model step has
-  ///   none), `SQLiteError` if reading fails.
-  public func pendingMigrations(_ db: Connection) throws -> [String] {
-    try pending(db, upTo: nil).map(\.name)
-  }
-
-  /// Whether some registered migration is not applied yet. Writes nothing.
-  /// - Throws: as ``pendingMigrations(_:)-(Connection)``.
-  public func hasPendingMigrations(_ db: Connection) throws -> Bool {
-    try !pending(db, upTo: nil).isEmpty
-  }
-
   // MARK: Migrating
 
   /// Applies the pending migrations in registration order, each in its own IMMEDIATE
@@ -284,33 +271,6 @@ public struct Migrator: Sendable {
   }
 
   // MARK: Internals
-
-  func pending(_ db: Connection, upTo target: String?) throws -> [Migration] {
-    // Names are told apart by their bytes, as the record table's primary key does: a name
-    // recorded in one Unicode normalization form is not a registered name in the other.
-    var seen: Set<ExactText> = []
-    for migration in migrations {
-      if !seen.insert(ExactText(migration.name)).inserted {
-        throw MigratorError.duplicateName(migration.name)
-      }
-    }
-    var candidates = migrations[...]
-    if let target {
-      guard let last = migrations.firstIndex(where: { $0.name.hasSameBytes(as: target) }) else {
-        throw MigratorError.unknownTarget(target)
-      }
-      candidates = migrations[...last]
-    }
-    if let snapshots {
-      let missing = migrations.filter { $0.models != nil && snapshots[$0.name] == nil }
-      if !missing.isEmpty { throw MigrationSnapshotError.missingSnapshots(missing.map(\.name)) }
-    }
-    let applied = try appliedMigrations(db)
-    let unknown = applied.filter { !seen.contains(ExactText($0)) }
-    if !unknown.isEmpty { throw MigratorError.unknownAppliedMigrations(unknown) }
-    let done = Set(applied.map(ExactText.init))
-    return candidates.filter { !done.contains(ExactText($0.name)) }
-  }
 
   /// Applies one migration with foreign keys handled as SQLite documents.
   /// - Returns: `false` when another connection had applied it in the meantime.
