@@ -42,9 +42,7 @@ extension ModelQuery {
     let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
     let children = try db.fetchGrouped(
       association.children, keys: relation.childColumns, matching: keys)
-    return parents.indices.map { index in
-      (parents[index], keys[index].flatMap { children[$0] } ?? [])
-    }
+    return parents.indices.map { index in (parents[index], children[index]) }
   }
 
   /// The query's models, each with its child or `nil`: two statements in all.
@@ -58,9 +56,7 @@ extension ModelQuery {
     let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
     let children = try db.fetchGrouped(
       association.children, keys: relation.childColumns, matching: keys)
-    return parents.indices.map { index in
-      (parents[index], keys[index].flatMap { children[$0]?.first })
-    }
+    return parents.indices.map { index in (parents[index], children[index].first) }
   }
 
   /// The query's models, each with its parent (`nil` for a NULL foreign key): two
@@ -75,9 +71,7 @@ extension ModelQuery {
     let (children, keys) = try db.fetchKeyed(self, keys: relation.childColumns)
     let parents = try db.fetchGrouped(
       association.parents, keys: relation.parentColumns, matching: keys)
-    return children.indices.map { index in
-      (children[index], keys[index].flatMap { parents[$0]?.first })
-    }
+    return children.indices.map { index in (children[index], parents[index].first) }
   }
 }
 
@@ -124,7 +118,7 @@ extension Connection {
   /// The models of `query`, each with the values of its `keys` columns (`nil` when one is
   /// NULL), read from the same rows.
   func fetchKeyed<M: Model>(_ query: ModelQuery<M>, keys: [String]) throws -> (
-    [M], [[SQLiteValue]?]
+    [M], [EagerKey?]
   ) {
     guard let table = try modelTable(M.self, target: query.target, for: .read) else {
       return ([], [])
@@ -139,19 +133,36 @@ extension Connection {
     }
   }
 
-  /// The models of `query` whose `keys` columns hold one of `values`, grouped by those
-  /// values: one statement per 10,000 keys.
+  /// For each of `rowKeys`, the models of `query` whose `keys` columns hold that key (none
+  /// for a `nil` key), in the query's order: one statement per 10,000 distinct keys.
   func fetchGrouped<M: Model>(
-    _ query: ModelQuery<M>, keys: [String], matching values: [[SQLiteValue]?]
-  ) throws -> [[SQLiteValue]: [M]] {
-    var unique: [[SQLiteValue]] = []
-    var seen = Set<[SQLiteValue]>()
-    for case let value? in values where seen.insert(value).inserted { unique.append(value) }
+    _ query: ModelQuery<M>, keys: [String], matching rowKeys: [EagerKey?]
+  ) throws -> [[M]] {
+    // Each distinct key is a group, numbered in the order first seen; each row of
+    // `rowKeys` gets its key's group.
+    var unique: [EagerKey] = []
+    var groupOfKey: [EagerKey: Int] = [:]
+    var rowGroups: [Int] = []
+    rowGroups.reserveCapacity(rowKeys.count)
+    for case let key in rowKeys {
+      guard let key else {
+        rowGroups.append(-1)
+        continue
+      }
+      if let group = groupOfKey[key] {
+        rowGroups.append(group)
+        continue
+      }
+      groupOfKey[key] = unique.count
+      rowGroups.append(unique.count)
+      unique.append(key)
+    }
     guard !unique.isEmpty,
       let table = try modelTable(M.self, target: query.target, for: .read)
-    else { return [:] }
+    else { return Array(repeating: [], count: rowKeys.count) }
     let context = queryContext(table)
-    var groups: [[SQLiteValue]: [M]] = [:]
+    var models: [M] = []
+    var groupOf: [Int] = []
     let chunk = 10_000 / keys.count
     var start = 0
     while start < unique.count {
@@ -173,25 +184,27 @@ extension Connection {
       // The text changes with the number of keys: prepared apart, not kept in the cache.
       let statement = try prepare(sql.text)
       try statement.bind(sql.statementArguments)
-      let (models, modelKeys) = try readKeyed(M.self, table, statement, keyCount: keys.count)
-      // Grouped by position first, then gathered once per group: this code is not
-      // compiled for `M`, and each step of a zip of `[M]` or each change to a dictionary
-      // of `[M]` looked generic metadata up at run time (about 1,700 instructions a row).
-      var positions: [[SQLiteValue]: [Int]] = [:]
-      for index in modelKeys.indices {
-        if let key = modelKeys[index] { positions[key, default: []].append(index) }
-      }
-      for (key, rows) in positions {
-        groups[key, default: []] += rows.map { models[$0] }
-      }
+      let (read, readKeys) = try readKeyed(M.self, table, statement, keyCount: keys.count)
+      if models.isEmpty { models = read } else { models += read }
+      groupOf.reserveCapacity(groupOf.count + readKeys.count)
+      // A row whose key is not one of those bound (equal in SQL only after a conversion)
+      // belongs to no group, as it matches no key here.
+      for key in readKeys { groupOf.append(key.flatMap { groupOfKey[$0] } ?? -1) }
     }
-    return groups
+    // Gathered by group number, in code compiled for the model's type when it has its own
+    // mapping: generic code looked metadata up at run time for each change to an `[M]`.
+    if let mapped = table.mapped {
+      return mapped.gather(
+        models, groupOf: groupOf, groupCount: unique.count, rowGroups: rowGroups)
+    }
+    return EagerKey.gather(
+      models, groupOf: groupOf, groupCount: unique.count, rowGroups: rowGroups)
   }
 
   /// `keys IN (...)`: `"k" IN (?, ?)` for one column, `("a", "b") IN (VALUES (?, ?), ...)`
   /// for several.
   private static func keyCondition(
-    _ keys: [String], _ values: ArraySlice<[SQLiteValue]>, _ context: SQLContext
+    _ keys: [String], _ values: ArraySlice<EagerKey>, _ context: SQLContext
   ) -> SQLExpression {
     let columns = keys.map { SQLIdentifier.quote(context.columnName($0)) }
     // Built apart and made into SQL once: each change to an `SQL`'s text or arguments
@@ -204,14 +217,14 @@ extension Connection {
       text = columns[0] + " IN ("
       for (index, value) in values.enumerated() {
         text += index == 0 ? "?" : ", ?"
-        arguments.append(value[0])
+        if case .one(let single) = value { arguments.append(single) }
       }
     } else {
       text = "(" + columns.joined(separator: ", ") + ") IN (VALUES "
       let row = "(" + Array(repeating: "?", count: keys.count).joined(separator: ", ") + ")"
       for (index, value) in values.enumerated() {
         text += (index == 0 ? "" : ", ") + row
-        arguments += value.map { $0 }
+        arguments += value.values.map { $0 }
       }
     }
     text += ")"
@@ -256,29 +269,19 @@ extension Connection {
     }
   }
 
-  /// The models of a statement's rows and, for each, the last `keyCount` columns (`nil`
-  /// when one is NULL).
+  /// The models of a statement's rows and, for each, the key in its last `keyCount`
+  /// columns (`nil` when one is NULL).
   private func readKeyed<M: Model>(
     _ model: M.Type, _ table: ModelTable, _ statement: Statement, keyCount: Int
-  ) throws -> ([M], [[SQLiteValue]?]) {
-    var models: [M] = []
-    var keys: [[SQLiteValue]?] = []
-    let first = statement.columnCount - keyCount
-    let mapped = table.mapped
-    let columns = mapped == nil ? nil : table.readColumns(of: statement)
-    let decoder =
-      mapped == nil ? RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement) : nil
-    while try statement.step() {
-      let row = statement.row
-      if let mapped, let columns {
-        models.append(try mapped.readRow(row, columns: columns, as: M.self))
-      } else if let decoder {
-        models.append(try decoder.decode(M.self, from: row))
-      }
-      let key = try (first..<(first + keyCount)).map { try row[$0] }
-      keys.append(key.contains(where: \.isNull) ? nil : key)
+  ) throws -> ([M], [EagerKey?]) {
+    if let mapped = table.mapped {
+      return try mapped.readKeyed(
+        statement, columns: table.readColumns(of: statement), keyCount: keyCount, as: M.self)
     }
-    return (models, keys)
+    let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
+    return try EagerKey.readAll(statement, keyCount: keyCount) { row in
+      try decoder.decode(M.self, from: row)
+    }
   }
 }
 
