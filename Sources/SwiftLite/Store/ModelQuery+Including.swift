@@ -161,8 +161,7 @@ extension Connection {
       let table = try modelTable(M.self, target: query.target, for: .read)
     else { return Array(repeating: [], count: rowKeys.count) }
     let context = queryContext(table)
-    var models: [M] = []
-    var groupOf: [Int] = []
+    var groups = [[M]](repeating: [], count: unique.count)
     let chunk = 10_000 / keys.count
     var start = 0
     while start < unique.count {
@@ -180,25 +179,18 @@ extension Connection {
       }
       keyed.annotations += Self.keyColumns(keys, context)
       var sql = try keyed.selectSQL(in: context)
-      if perParent { sql = Self.keepingEachGroupsFirst(sql, query) }
+      if perParent { sql = Self.keepingEachGroupsFirst(sql, query, keyCount: keys.count) }
       // The text changes with the number of keys: prepared apart, not kept in the cache.
       let statement = try prepare(sql.text)
       try statement.bind(sql.statementArguments)
-      let (read, readKeys) = try readKeyed(M.self, table, statement, keyCount: keys.count)
-      if models.isEmpty { models = read } else { models += read }
-      groupOf.reserveCapacity(groupOf.count + readKeys.count)
-      // A row whose key is not one of those bound (equal in SQL only after a conversion)
-      // belongs to no group, as it matches no key here.
-      for key in readKeys { groupOf.append(key.flatMap { groupOfKey[$0] } ?? -1) }
+      try readGroups(M.self, table, statement, keyCount: keys.count) { key, models in
+        // A key not among those bound (equal in SQL only after a conversion) matches no
+        // row here; the rows of a key come in runs, usually one (see `readGroups`).
+        guard let group = key.flatMap({ groupOfKey[$0] }) else { return }
+        if groups[group].isEmpty { groups[group] = models } else { groups[group] += models }
+      }
     }
-    // Gathered by group number, in code compiled for the model's type when it has its own
-    // mapping: generic code looked metadata up at run time for each change to an `[M]`.
-    if let mapped = table.mapped {
-      return mapped.gather(
-        models, groupOf: groupOf, groupCount: unique.count, rowGroups: rowGroups)
-    }
-    return EagerKey.gather(
-      models, groupOf: groupOf, groupCount: unique.count, rowGroups: rowGroups)
+    return rowGroups.map { $0 >= 0 ? groups[$0] : [] }
   }
 
   /// `keys IN (...)`: `"k" IN (?, ?)` for one column, `("a", "b") IN (VALUES (?, ?), ...)`
@@ -245,7 +237,9 @@ extension Connection {
   }
 
   /// Keeps the rows of each group within the query's offset and limit, in their order.
-  private static func keepingEachGroupsFirst<M: Model>(_ sql: SQL, _ query: ModelQuery<M>) -> SQL {
+  private static func keepingEachGroupsFirst<M: Model>(
+    _ sql: SQL, _ query: ModelQuery<M>, keyCount: Int
+  ) -> SQL {
     let offset = query.offsetCount ?? 0
     var result = SQL("SELECT * FROM (")
     result.append(sql)
@@ -255,7 +249,9 @@ extension Connection {
       result.text += " AND \"swiftlite_rank\" <= ?"
       result.arguments.append(offset + limit)
     }
-    result.text += " ORDER BY \"swiftlite_rank\""
+    // Each group's rows together, in their order: one run per group (see `readGroups`).
+    let keys = (0..<keyCount).map { SQLIdentifier.quote("swiftlite_key\($0)") + ", " }
+    result.text += " ORDER BY " + keys.joined() + "\"swiftlite_rank\""
     return result
   }
 
@@ -274,13 +270,56 @@ extension Connection {
   private func readKeyed<M: Model>(
     _ model: M.Type, _ table: ModelTable, _ statement: Statement, keyCount: Int
   ) throws -> ([M], [EagerKey?]) {
+    let keys = RowKeys(first: statement.columnCount - keyCount, count: keyCount, grouping: false)
     if let mapped = table.mapped {
-      return try mapped.readKeyed(
-        statement, columns: table.readColumns(of: statement), keyCount: keyCount, as: M.self)
+      let columns = table.readColumns(of: statement)
+      let models = try mapped.readAll(statement, columns: columns, keys: keys, as: M.self)
+      if models.count == keys.keys.count { return (models, keys.keys) }
+      // A `models(from:)` of the model's own that skipped rows: read again, row by row.
+      statement.reset()
+      var all: [M] = []
+      var rowKeys: [EagerKey?] = []
+      while try statement.step() {
+        all.append(try mapped.readRow(statement.row, columns: columns, as: M.self))
+        rowKeys.append(try EagerKey.key(in: statement.row, first: keys.first, count: keyCount))
+      }
+      return (all, rowKeys)
     }
     let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
-    return try EagerKey.readAll(statement, keyCount: keyCount) { row in
-      try decoder.decode(M.self, from: row)
+    var models: [M] = []
+    while try keys.step(statement) { models.append(try decoder.decode(M.self, from: statement.row)) }
+    return (models, keys.keys)
+  }
+
+  /// The models of a statement's rows, handed to `body` a run at a time: each run is of
+  /// consecutive rows with the same key in the last `keyCount` columns (`nil` when one is
+  /// NULL). A `RowMapped` model reads each run with its own `models(from:)`, compiled for
+  /// its type, in one call. Rows of the same key usually come together (an index on the
+  /// key columns gives them in key order); when they do not, a key has several runs.
+  private func readGroups<M: Model>(
+    _ model: M.Type, _ table: ModelTable, _ statement: Statement, keyCount: Int,
+    _ body: (EagerKey?, [M]) -> Void
+  ) throws {
+    let keys = RowKeys(first: statement.columnCount - keyCount, count: keyCount, grouping: true)
+    guard try keys.start(statement) else { return }
+    let mapped = table.mapped
+    let columns = mapped == nil ? nil : table.readColumns(of: statement)
+    let decoder =
+      mapped == nil ? RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement) : nil
+    while !keys.finished {
+      let key = keys.current
+      let handedOut = keys.handedOut
+      if let mapped, let columns {
+        body(key, try mapped.readAll(statement, columns: columns, keys: keys, as: M.self))
+      } else if let decoder {
+        var models: [M] = []
+        while try keys.step(statement) {
+          models.append(try decoder.decode(M.self, from: statement.row))
+        }
+        body(key, models)
+      }
+      // A `models(from:)` of the model's own that reads no row would never get further.
+      if keys.handedOut == handedOut { break }
     }
   }
 }
