@@ -70,9 +70,17 @@ enum EagerKey: Hashable {
       finished = true
       return false
     }
-    current = try EagerKey.key(in: statement.row, first: first, count: count)
+    setCurrent(try EagerKey.key(in: statement.row, first: first, count: count))
     pending = true
     return true
+  }
+
+  /// The INTEGER of a one-column `current`, for the quick comparison of ``step(_:)``.
+  private var currentNumber: Int64?
+
+  private func setCurrent(_ key: EagerKey?) {
+    current = key
+    if case .one(.integer(let number)) = key { currentNumber = number } else { currentNumber = nil }
   }
 
   /// Steps to the next row of `statement`: `false` at the end of the rows, or, when
@@ -90,12 +98,18 @@ enum EagerKey: Hashable {
         finished = true
         return false
       }
-      let key = try EagerKey.key(in: statement.row, first: first, count: count)
+      let row = statement.row
+      // An INTEGER key the same as the group's, the common case: no key is built.
+      if count == 1, let number = row.integer(at: first), number == currentNumber {
+        handedOut += 1
+        return true
+      }
+      let key = try EagerKey.key(in: row, first: first, count: count)
       if key == current {
         handedOut += 1
         return true
       }
-      current = key
+      setCurrent(key)
       pending = true
       return false
     }

@@ -42,7 +42,7 @@ extension ModelQuery {
     let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
     let children = try db.fetchGrouped(
       association.children, keys: relation.childColumns, matching: keys)
-    return parents.indices.map { index in (parents[index], children[index]) }
+    return Self.paired(parents, children)
   }
 
   /// The query's models, each with its child or `nil`: two statements in all.
@@ -72,6 +72,27 @@ extension ModelQuery {
     let parents = try db.fetchGrouped(
       association.parents, keys: relation.parentColumns, matching: keys)
     return children.indices.map { index in (children[index], parents[index].first) }
+  }
+}
+
+extension ModelQuery {
+  /// Each parent with its children, `children[i]` those of `parents[i]`. Written through
+  /// buffers: this code is not compiled for the models' types, and each generic subscript
+  /// or `map` step looked array and tuple metadata up at run time (about 3,000
+  /// instructions per parent).
+  static func paired<Child>(_ parents: [M], _ children: [[Child]]) -> [(
+    parent: M, children: [Child]
+  )] {
+    parents.withUnsafeBufferPointer { parents in
+      children.withUnsafeBufferPointer { children in
+        Array(unsafeUninitializedCapacity: parents.count) { buffer, count in
+          for index in 0..<parents.count {
+            (buffer.baseAddress! + index).initialize(to: (parents[index], children[index]))
+          }
+          count = parents.count
+        }
+      }
+    }
   }
 }
 
@@ -190,7 +211,16 @@ extension Connection {
         if groups[group].isEmpty { groups[group] = models } else { groups[group] += models }
       }
     }
-    return rowGroups.map { $0 >= 0 ? groups[$0] : [] }
+    // Through buffers: this code is not compiled for `M`, and each generic subscript or
+    // `map` step of an `[M]` looked the array's metadata up at run time.
+    return groups.withUnsafeBufferPointer { groups in
+      Array(unsafeUninitializedCapacity: rowGroups.count) { buffer, count in
+        for (index, group) in rowGroups.enumerated() {
+          (buffer.baseAddress! + index).initialize(to: group >= 0 ? groups[group] : [])
+        }
+        count = rowGroups.count
+      }
+    }
   }
 
   /// `keys IN (...)`: `"k" IN (?, ?)` for one column, `("a", "b") IN (VALUES (?, ?), ...)`
