@@ -56,6 +56,9 @@ enum EagerKey: Hashable {
   private(set) var finished = false
   /// The number of rows handed out so far.
   private(set) var handedOut = 0
+  /// When grouping: the number of rows of the last group that ended, `0` before the first.
+  @usableFromInline private(set) var lastRunLength = 0
+  private var runStart = 0
 
   init(first: Int, count: Int, grouping: Bool) {
     self.first = first
@@ -78,6 +81,11 @@ enum EagerKey: Hashable {
   /// The INTEGER of a one-column `current`, for the quick comparison of ``step(_:)``.
   private var currentNumber: Int64?
 
+  private func endRun() {
+    lastRunLength = handedOut - runStart
+    runStart = handedOut
+  }
+
   private func setCurrent(_ key: EagerKey?) {
     current = key
     if case .one(.integer(let number)) = key { currentNumber = number } else { currentNumber = nil }
@@ -96,6 +104,7 @@ enum EagerKey: Hashable {
       }
       guard !finished, try statement.step() else {
         finished = true
+        endRun()
         return false
       }
       let row = statement.row
@@ -111,6 +120,7 @@ enum EagerKey: Hashable {
       }
       setCurrent(key)
       pending = true
+      endRun()
       return false
     }
     guard try statement.step() else {

@@ -15,6 +15,10 @@ public struct MappedRows {
     self.keys = keys
   }
 
+  /// How many rows are likely to come, for reserving room: the length of the last group
+  /// of an eager load; `0` when unknown.
+  @usableFromInline var expectedCount: Int { keys?.lastRunLength ?? 0 }
+
   /// Steps to the next row and returns it (valid until the next call), or `nil` at the end.
   /// - Throws: `SQLiteError` when a step fails.
   @inlinable public func next() throws -> MappedRow? {

@@ -182,7 +182,15 @@ extension Connection {
       let table = try modelTable(M.self, target: query.target, for: .read)
     else { return Array(repeating: [], count: rowKeys.count) }
     let context = queryContext(table)
-    var groups = [[M]](repeating: [], count: unique.count)
+    // Written through a pointer: this code is not compiled for `M`, and each generic
+    // subscript or `map` step of an `[[M]]` looked the array's metadata up at run time.
+    let groups = UnsafeMutablePointer<[M]>.allocate(capacity: unique.count)
+    groups.initialize(repeating: [], count: unique.count)
+    defer {
+      groups.deinitialize(count: unique.count)
+      groups.deallocate()
+    }
+    var filled = [Bool](repeating: false, count: unique.count)
     let chunk = 10_000 / keys.count
     var start = 0
     while start < unique.count {
@@ -208,18 +216,15 @@ extension Connection {
         // A key not among those bound (equal in SQL only after a conversion) matches no
         // row here; the rows of a key come in runs, usually one (see `readGroups`).
         guard let group = key.flatMap({ groupOfKey[$0] }) else { return }
-        if groups[group].isEmpty { groups[group] = models } else { groups[group] += models }
+        if filled[group] { groups[group] += models } else { groups[group] = models }
+        filled[group] = true
       }
     }
-    // Through buffers: this code is not compiled for `M`, and each generic subscript or
-    // `map` step of an `[M]` looked the array's metadata up at run time.
-    return groups.withUnsafeBufferPointer { groups in
-      Array(unsafeUninitializedCapacity: rowGroups.count) { buffer, count in
-        for (index, group) in rowGroups.enumerated() {
-          (buffer.baseAddress! + index).initialize(to: group >= 0 ? groups[group] : [])
-        }
-        count = rowGroups.count
+    return Array(unsafeUninitializedCapacity: rowGroups.count) { buffer, count in
+      for (index, group) in rowGroups.enumerated() {
+        (buffer.baseAddress! + index).initialize(to: group >= 0 ? groups[group] : [])
       }
+      count = rowGroups.count
     }
   }
 
