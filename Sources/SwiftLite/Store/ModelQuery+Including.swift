@@ -322,7 +322,9 @@ extension Connection {
     }
     let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
     var models: [M] = []
-    while try keys.step(statement) { models.append(try decoder.decode(M.self, from: statement.row)) }
+    while try keys.step(statement) {
+      models.append(try decoder.decode(M.self, from: statement.row))
+    }
     return (models, keys.keys)
   }
 
