@@ -163,6 +163,7 @@ extension Connection {
     // `rowKeys` gets its key's group.
     var unique: [EagerKey] = []
     var groupOfKey: [EagerKey: Int] = [:]
+    groupOfKey.reserveCapacity(rowKeys.count)
     var rowGroups: [Int] = []
     rowGroups.reserveCapacity(rowKeys.count)
     for case let key in rowKeys {
@@ -196,22 +197,38 @@ extension Connection {
     while start < unique.count {
       let slice = unique[start..<Swift.min(start + chunk, unique.count)]
       start += chunk
-      var keyed = query
-      keyed.selection = nil
-      keyed.limitCount = nil
-      keyed.offsetCount = nil
-      keyed.filters.insert(Self.keyCondition(keys, slice, context), at: 0)
-      let perParent = query.limitCount != nil || query.offsetCount != nil
-      if perParent {
-        keyed.orderings = []
-        keyed.annotations.append(Self.numberWithinGroup(query, keys: keys, context: context))
+      func keyedSQL(_ condition: SQLExpression) throws -> SQL {
+        var keyed = query
+        keyed.selection = nil
+        keyed.limitCount = nil
+        keyed.offsetCount = nil
+        keyed.filters.insert(condition, at: 0)
+        let perParent = query.limitCount != nil || query.offsetCount != nil
+        if perParent {
+          keyed.orderings = []
+          keyed.annotations.append(Self.numberWithinGroup(query, keys: keys, context: context))
+        }
+        keyed.annotations += Self.keyColumns(keys, context)
+        let sql = try keyed.selectSQL(in: context)
+        return perParent ? Self.keepingEachGroupsFirst(sql, query, keyCount: keys.count) : sql
       }
-      keyed.annotations += Self.keyColumns(keys, context)
-      var sql = try keyed.selectSQL(in: context)
-      if perParent { sql = Self.keepingEachGroupsFirst(sql, query, keyCount: keys.count) }
-      // The text changes with the number of keys: prepared apart, not kept in the cache.
-      let statement = try prepare(sql.text)
-      try statement.bind(sql.statementArguments)
+      // INTEGER keys go as one JSON array: preparing a statement of thousands of
+      // parameters and binding each cost more than the rest of the Swift side of an eager
+      // load. Where the JSON functions are missing (or a table shadows `json_each`), the
+      // list of parameters.
+      var prepared: Statement?
+      if let array = Self.jsonArray(keys, slice, context) {
+        let sql = try keyedSQL(array)
+        prepared = try? prepare(sql.text)
+        try prepared?.bind(sql.statementArguments)
+      }
+      if prepared == nil {
+        let sql = try keyedSQL(Self.keyCondition(keys, slice, context))
+        // The text changes with the number of keys: prepared apart, not kept in the cache.
+        prepared = try prepare(sql.text)
+        try prepared?.bind(sql.statementArguments)
+      }
+      guard let statement = prepared else { break }
       try readGroups(M.self, table, statement, keyCount: keys.count) { key, models in
         // A key not among those bound (equal in SQL only after a conversion) matches no
         // row here; the rows of a key come in runs, usually one (see `readGroups`).
@@ -226,6 +243,28 @@ extension Connection {
       }
       count = rowGroups.count
     }
+  }
+
+  /// `"k" IN (SELECT value FROM json_each(?))` with the keys as one JSON array, for a
+  /// one-column key whose values are all INTEGER; `nil` otherwise. The same rows as the
+  /// list of ``keyCondition(_:_:_:)``: the values come back from the array as the
+  /// INTEGER they were, and the column's affinity applies to them as to a list's.
+  private static func jsonArray(
+    _ keys: [String], _ values: ArraySlice<EagerKey>, _ context: SQLContext
+  ) -> SQLExpression? {
+    guard keys.count == 1 else { return nil }
+    var array = "["
+    array.reserveCapacity(values.count * 8 + 2)
+    for (index, value) in values.enumerated() {
+      // Int64.min is left to the list: the one integer whose text a JSON reader must
+      // take as negative before it overflows, not worth the doubt.
+      guard case .one(.integer(let number)) = value, number != .min else { return nil }
+      if index > 0 { array += "," }
+      array += String(number)
+    }
+    array += "]"
+    let column = SQLIdentifier.quote(context.columnName(keys[0]))
+    return SQLExpression(SQL(column + " IN (SELECT value FROM json_each(?))", [array]))
   }
 
   /// `keys IN (...)`: `"k" IN (?, ?)` for one column, `("a", "b") IN (VALUES (?, ?), ...)`

@@ -106,6 +106,31 @@ final class MappedEagerLoadingTests: SQLiteTestCase {
     XCTAssertEqual(loaded.map { $0.parent?.id }, [1, 2, 1, 2, 1, nil])
   }
 
+  func testExtremeIntegerKeysFindTheirChildren() throws {
+    // Bound as one JSON array; with Int64.min among them, as the list of parameters.
+    let ids: [Int64] = [.max, .min, -1, (1 << 53) + 1]
+    for (index, id) in ids.enumerated() {
+      try db.save(MEFolder(id: id, name: "edge"))
+      try db.save(MENote(id: 101 + Int64(index), folderID: id, rank: 0))
+    }
+    let edges = Column("name") == "edge"
+    for (filter, count) in [(edges, 4), (edges && Column("id") != Int64.min, 3)] {
+      let loaded = try MEFolder.all().filter(filter).order(Column("id")).fetchAll(
+        db, including: MEFolder.notes)
+      XCTAssertEqual(loaded.count, count)
+      for (folder, notes) in loaded {
+        XCTAssertEqual(notes.map(\.folderID), [folder.id], "folder \(folder.id)")
+      }
+    }
+  }
+
+  func testATableNamedLikeTheJSONFunctionLeavesTheKeysAsAList() throws {
+    try db.execute("CREATE TABLE json_each (value)")
+    let loaded = try MEFolder.all().order(Column("id")).fetchAll(
+      db, including: MEFolder.notes.order(Column("rank")))
+    XCTAssertEqual(loaded.map { $0.children.map(\.id) }, [[3, 5, 1], [2, 4], []])
+  }
+
   func testAModelsOwnModelsFromThatSkipsRowsStillPairsEachWithItsKey() throws {
     try db.save((1...4).map { MESkipping(id: $0, folderID: $0 % 2 + 1) })
     let loaded = try MESkipping.all().order(Column("id")).fetchAll(
