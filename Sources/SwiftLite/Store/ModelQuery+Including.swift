@@ -166,16 +166,25 @@ extension Connection {
     groupOfKey.reserveCapacity(rowKeys.count)
     var rowGroups: [Int] = []
     rowGroups.reserveCapacity(rowKeys.count)
+    var previous: (key: EagerKey, group: Int)?
     for case let key in rowKeys {
       guard let key else {
         rowGroups.append(-1)
         continue
       }
-      if let group = groupOfKey[key] {
-        rowGroups.append(group)
+      // No hashing for the key of the row before (children in their parent's order), one
+      // hash when it is new (the keys of parents), two otherwise.
+      if let previous, previous.key == key {
+        rowGroups.append(previous.group)
         continue
       }
-      groupOfKey[key] = unique.count
+      if let group = groupOfKey.updateValue(unique.count, forKey: key) {
+        groupOfKey[key] = group
+        rowGroups.append(group)
+        previous = (key, group)
+        continue
+      }
+      previous = (key, unique.count)
       rowGroups.append(unique.count)
       unique.append(key)
     }
@@ -237,9 +246,10 @@ extension Connection {
         filled[group] = true
       }
     }
+    let none: [M] = []  // made once: each `[]` of `[M]` here looks its metadata up
     return Array(unsafeUninitializedCapacity: rowGroups.count) { buffer, count in
       for (index, group) in rowGroups.enumerated() {
-        (buffer.baseAddress! + index).initialize(to: group >= 0 ? groups[group] : [])
+        (buffer.baseAddress! + index).initialize(to: group >= 0 ? groups[group] : none)
       }
       count = rowGroups.count
     }
