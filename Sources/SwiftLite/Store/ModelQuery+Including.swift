@@ -1,6 +1,8 @@
 // Eager loading: a query's models with their related rows, in one extra statement for any
 // number of models (two in all), never one per model. The keys of the first statement's
-// rows are bound as a list to the second, whose rows are grouped by key in memory.
+// rows are bound to the second (INTEGER keys as one JSON array, others as a list of
+// parameters), whose rows are grouped by key in memory, a run of rows with one key at a
+// time (see `readGroups`).
 extension ModelQuery {
   /// The query's models, each with its children: two statements in all, whatever the
   /// number of parents (large sets of keys are sent in chunks of 10,000).
