@@ -107,13 +107,12 @@ enum EagerKey: Hashable {
         endRun()
         return false
       }
-      let row = statement.row
       // An INTEGER key the same as the group's, the common case: no key is built.
-      if count == 1, let number = row.integer(at: first), number == currentNumber {
+      if count == 1, let number = integerKey(statement), number == currentNumber {
         handedOut += 1
         return true
       }
-      let key = try EagerKey.key(in: row, first: first, count: count)
+      let key = try EagerKey.key(in: statement.row, first: first, count: count)
       if key == current {
         handedOut += 1
         return true
@@ -127,9 +126,21 @@ enum EagerKey: Hashable {
       finished = true
       return false
     }
-    keys.append(try EagerKey.key(in: statement.row, first: first, count: count))
+    if count == 1, let number = integerKey(statement) {
+      keys.append(.one(.integer(number)))
+    } else {
+      keys.append(try EagerKey.key(in: statement.row, first: first, count: count))
+    }
     handedOut += 1
     return true
+  }
+
+  /// The one-column key of the row `statement` just stepped to, when it is INTEGER; `nil`
+  /// otherwise (the general path then reads it). Read from the statement itself, with no
+  /// `Row` to make: the step that reached the row ran here, on this thread, a moment ago,
+  /// after the checks every step makes.
+  @inline(__always) private func integerKey(_ statement: Statement) -> Int64? {
+    Statement.columnInt64(statement.handle, columnCount: statement.columnCount, at: first)
   }
 }
 
