@@ -69,6 +69,7 @@ extension RowMapped {
   /// - Throws: what ``init(row:)`` throws, or `SQLiteError` when a step fails.
   @inlinable public static func models(from rows: MappedRows) throws -> [Self] {
     var models: [Self] = []
+    models.reserveCapacity(rows.expectedCount)
     while let row = try rows.next() { models.append(try Self(row: row)) }
     return models
   }

@@ -1,6 +1,8 @@
 // Eager loading: a query's models with their related rows, in one extra statement for any
 // number of models (two in all), never one per model. The keys of the first statement's
-// rows are bound as a list to the second, whose rows are grouped by key in memory.
+// rows are bound to the second (INTEGER keys as one JSON array, others as a list of
+// parameters), whose rows are grouped by key in memory, a run of rows with one key at a
+// time (see `readGroups`).
 extension ModelQuery {
   /// The query's models, each with its children: two statements in all, whatever the
   /// number of parents (large sets of keys are sent in chunks of 10,000).
@@ -42,9 +44,7 @@ extension ModelQuery {
     let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
     let children = try db.fetchGrouped(
       association.children, keys: relation.childColumns, matching: keys)
-    return parents.indices.map { index in
-      (parents[index], keys[index].flatMap { children[$0] } ?? [])
-    }
+    return Self.paired(parents, children)
   }
 
   /// The query's models, each with its child or `nil`: two statements in all.
@@ -58,9 +58,7 @@ extension ModelQuery {
     let (parents, keys) = try db.fetchKeyed(self, keys: relation.parentColumns)
     let children = try db.fetchGrouped(
       association.children, keys: relation.childColumns, matching: keys)
-    return parents.indices.map { index in
-      (parents[index], keys[index].flatMap { children[$0]?.first })
-    }
+    return parents.indices.map { index in (parents[index], children[index].first) }
   }
 
   /// The query's models, each with its parent (`nil` for a NULL foreign key): two
@@ -75,8 +73,27 @@ extension ModelQuery {
     let (children, keys) = try db.fetchKeyed(self, keys: relation.childColumns)
     let parents = try db.fetchGrouped(
       association.parents, keys: relation.parentColumns, matching: keys)
-    return children.indices.map { index in
-      (children[index], keys[index].flatMap { parents[$0]?.first })
+    return children.indices.map { index in (children[index], parents[index].first) }
+  }
+}
+
+extension ModelQuery {
+  /// Each parent with its children, `children[i]` those of `parents[i]`. Written through
+  /// buffers: this code is not compiled for the models' types, and each generic subscript
+  /// or `map` step looked array and tuple metadata up at run time (about 3,000
+  /// instructions per parent).
+  static func paired<Child>(_ parents: [M], _ children: [[Child]]) -> [(
+    parent: M, children: [Child]
+  )] {
+    parents.withUnsafeBufferPointer { parents in
+      children.withUnsafeBufferPointer { children in
+        Array(unsafeUninitializedCapacity: parents.count) { buffer, count in
+          for index in 0..<parents.count {
+            (buffer.baseAddress! + index).initialize(to: (parents[index], children[index]))
+          }
+          count = parents.count
+        }
+      }
     }
   }
 }
@@ -124,7 +141,7 @@ extension Connection {
   /// The models of `query`, each with the values of its `keys` columns (`nil` when one is
   /// NULL), read from the same rows.
   func fetchKeyed<M: Model>(_ query: ModelQuery<M>, keys: [String]) throws -> (
-    [M], [[SQLiteValue]?]
+    [M], [EagerKey?]
   ) {
     guard let table = try modelTable(M.self, target: query.target, for: .read) else {
       return ([], [])
@@ -139,146 +156,165 @@ extension Connection {
     }
   }
 
-  /// The models of `query` whose `keys` columns hold one of `values`, grouped by those
-  /// values: one statement per 10,000 keys.
+  /// For each of `rowKeys`, the models of `query` whose `keys` columns hold that key (none
+  /// for a `nil` key), in the query's order: one statement per 10,000 distinct keys.
   func fetchGrouped<M: Model>(
-    _ query: ModelQuery<M>, keys: [String], matching values: [[SQLiteValue]?]
-  ) throws -> [[SQLiteValue]: [M]] {
-    var unique: [[SQLiteValue]] = []
-    var seen = Set<[SQLiteValue]>()
-    for case let value? in values where seen.insert(value).inserted { unique.append(value) }
+    _ query: ModelQuery<M>, keys: [String], matching rowKeys: [EagerKey?]
+  ) throws -> [[M]] {
+    // Each distinct key is a group, numbered in the order first seen; each row of
+    // `rowKeys` gets its key's group.
+    var unique: [EagerKey] = []
+    var groupOfKey: [EagerKey: Int] = [:]
+    groupOfKey.reserveCapacity(rowKeys.count)
+    var rowGroups: [Int] = []
+    rowGroups.reserveCapacity(rowKeys.count)
+    var previous: (key: EagerKey, group: Int)?
+    for case let key in rowKeys {
+      guard let key else {
+        rowGroups.append(-1)
+        continue
+      }
+      // No hashing for the key of the row before (children in their parent's order), one
+      // hash when it is new (the keys of parents), two otherwise.
+      if let previous, previous.key == key {
+        rowGroups.append(previous.group)
+        continue
+      }
+      if let group = groupOfKey.updateValue(unique.count, forKey: key) {
+        groupOfKey[key] = group
+        rowGroups.append(group)
+        previous = (key, group)
+        continue
+      }
+      previous = (key, unique.count)
+      rowGroups.append(unique.count)
+      unique.append(key)
+    }
     guard !unique.isEmpty,
       let table = try modelTable(M.self, target: query.target, for: .read)
-    else { return [:] }
+    else { return Array(repeating: [], count: rowKeys.count) }
     let context = queryContext(table)
-    var groups: [[SQLiteValue]: [M]] = [:]
+    // Written through a pointer: this code is not compiled for `M`, and each generic
+    // subscript or `map` step of an `[[M]]` looked the array's metadata up at run time.
+    let groups = UnsafeMutablePointer<[M]>.allocate(capacity: unique.count)
+    groups.initialize(repeating: [], count: unique.count)
+    defer {
+      groups.deinitialize(count: unique.count)
+      groups.deallocate()
+    }
+    var filled = [Bool](repeating: false, count: unique.count)
     let chunk = 10_000 / keys.count
     var start = 0
     while start < unique.count {
       let slice = unique[start..<Swift.min(start + chunk, unique.count)]
       start += chunk
-      var keyed = query
-      keyed.selection = nil
-      keyed.limitCount = nil
-      keyed.offsetCount = nil
-      keyed.filters.insert(Self.keyCondition(keys, slice, context), at: 0)
-      let perParent = query.limitCount != nil || query.offsetCount != nil
-      if perParent {
-        keyed.orderings = []
-        keyed.annotations.append(Self.numberWithinGroup(query, keys: keys, context: context))
+      func keyedSQL(_ condition: SQLExpression) throws -> SQL {
+        var keyed = query
+        keyed.selection = nil
+        keyed.limitCount = nil
+        keyed.offsetCount = nil
+        keyed.filters.insert(condition, at: 0)
+        let perParent = query.limitCount != nil || query.offsetCount != nil
+        if perParent {
+          keyed.orderings = []
+          keyed.annotations.append(Self.numberWithinGroup(query, keys: keys, context: context))
+        }
+        keyed.annotations += Self.keyColumns(keys, context)
+        let sql = try keyed.selectSQL(in: context)
+        return perParent ? Self.keepingEachGroupsFirst(sql, query, keyCount: keys.count) : sql
       }
-      keyed.annotations += Self.keyColumns(keys, context)
-      var sql = try keyed.selectSQL(in: context)
-      if perParent { sql = Self.keepingEachGroupsFirst(sql, query) }
-      // The text changes with the number of keys: prepared apart, not kept in the cache.
-      let statement = try prepare(sql.text)
-      try statement.bind(sql.statementArguments)
-      let (models, modelKeys) = try readKeyed(M.self, table, statement, keyCount: keys.count)
-      // Grouped by position first, then gathered once per group: this code is not
-      // compiled for `M`, and each step of a zip of `[M]` or each change to a dictionary
-      // of `[M]` looked generic metadata up at run time (about 1,700 instructions a row).
-      var positions: [[SQLiteValue]: [Int]] = [:]
-      for index in modelKeys.indices {
-        if let key = modelKeys[index] { positions[key, default: []].append(index) }
+      // INTEGER keys go as one JSON array: preparing a statement of thousands of
+      // parameters and binding each cost more than the rest of the Swift side of an eager
+      // load. Where the JSON functions are missing (or a table shadows `json_each`), the
+      // list of parameters.
+      var prepared: Statement?
+      if let array = Self.jsonArray(keys, slice, context) {
+        let sql = try keyedSQL(array)
+        prepared = try? prepare(sql.text)
+        try prepared?.bind(sql.statementArguments)
       }
-      for (key, rows) in positions {
-        groups[key, default: []] += rows.map { models[$0] }
+      if prepared == nil {
+        let sql = try keyedSQL(Self.keyCondition(keys, slice, context))
+        // The text changes with the number of keys: prepared apart, not kept in the cache.
+        prepared = try prepare(sql.text)
+        try prepared?.bind(sql.statementArguments)
       }
-    }
-    return groups
-  }
-
-  /// `keys IN (...)`: `"k" IN (?, ?)` for one column, `("a", "b") IN (VALUES (?, ?), ...)`
-  /// for several.
-  private static func keyCondition(
-    _ keys: [String], _ values: ArraySlice<[SQLiteValue]>, _ context: SQLContext
-  ) -> SQLExpression {
-    let columns = keys.map { SQLIdentifier.quote(context.columnName($0)) }
-    // Built apart and made into SQL once: each change to an `SQL`'s text or arguments
-    // copies them for its observers, which made this quadratic in the number of parents
-    // (about half of an eager load of 1,000 parents).
-    var text: String
-    var arguments: [(any SQLiteValueConvertible)?] = []
-    arguments.reserveCapacity(values.count * keys.count)
-    if keys.count == 1 {
-      text = columns[0] + " IN ("
-      for (index, value) in values.enumerated() {
-        text += index == 0 ? "?" : ", ?"
-        arguments.append(value[0])
-      }
-    } else {
-      text = "(" + columns.joined(separator: ", ") + ") IN (VALUES "
-      let row = "(" + Array(repeating: "?", count: keys.count).joined(separator: ", ") + ")"
-      for (index, value) in values.enumerated() {
-        text += (index == 0 ? "" : ", ") + row
-        arguments += value.map { $0 }
+      guard let statement = prepared else { break }
+      try readGroups(M.self, table, statement, keyCount: keys.count) { key, models in
+        // A key not among those bound (equal in SQL only after a conversion) matches no
+        // row here; the rows of a key come in runs, usually one (see `readGroups`).
+        guard let group = key.flatMap({ groupOfKey[$0] }) else { return }
+        if filled[group] { groups[group] += models } else { groups[group] = models }
+        filled[group] = true
       }
     }
-    text += ")"
-    return SQLExpression(SQL(text, arguments))
-  }
-
-  /// Each row's number within its group of `keys`, in the query's order (then the primary
-  /// key's, so that ties are cut the same way every time), as `"swiftlite_rank"`.
-  private static func numberWithinGroup<M: Model>(
-    _ query: ModelQuery<M>, keys: [String], context: SQLContext
-  ) -> SQLExpression {
-    var partition = keys.map { SQLExpression(SQL(SQLIdentifier.quote(context.columnName($0)))) }
-    if partition.isEmpty { partition = [SQLExpression(SQL("1"))] }
-    let primaryKey = context.mapping?.keyProperties ?? M.primaryKey
-    let order = query.orderings + primaryKey.map { Column($0).asc }
-    return SQLExpression(.windowNumber(partition: partition.map(\.node), order: order))
-      .aliased("swiftlite_rank")
-  }
-
-  /// Keeps the rows of each group within the query's offset and limit, in their order.
-  private static func keepingEachGroupsFirst<M: Model>(_ sql: SQL, _ query: ModelQuery<M>) -> SQL {
-    let offset = query.offsetCount ?? 0
-    var result = SQL("SELECT * FROM (")
-    result.append(sql)
-    result.text += ") WHERE \"swiftlite_rank\" > ?"
-    result.arguments.append(offset)
-    if let limit = query.limitCount {
-      result.text += " AND \"swiftlite_rank\" <= ?"
-      result.arguments.append(offset + limit)
-    }
-    result.text += " ORDER BY \"swiftlite_rank\""
-    return result
-  }
-
-  /// The key columns, selected after everything else under names of their own.
-  private static func keyColumns(_ keys: [String], _ context: SQLContext) -> [SQLExpression] {
-    keys.enumerated().map { index, key in
-      SQLExpression(
-        SQL(
-          SQLIdentifier.quote(context.columnName(key)) + " AS "
-            + SQLIdentifier.quote("swiftlite_key\(index)")))
+    let none: [M] = []  // made once: each `[]` of `[M]` here looks its metadata up
+    return Array(unsafeUninitializedCapacity: rowGroups.count) { buffer, count in
+      for (index, group) in rowGroups.enumerated() {
+        (buffer.baseAddress! + index).initialize(to: group >= 0 ? groups[group] : none)
+      }
+      count = rowGroups.count
     }
   }
 
-  /// The models of a statement's rows and, for each, the last `keyCount` columns (`nil`
-  /// when one is NULL).
+  /// The models of a statement's rows and, for each, the key in its last `keyCount`
+  /// columns (`nil` when one is NULL).
   private func readKeyed<M: Model>(
     _ model: M.Type, _ table: ModelTable, _ statement: Statement, keyCount: Int
-  ) throws -> ([M], [[SQLiteValue]?]) {
+  ) throws -> ([M], [EagerKey?]) {
+    let keys = RowKeys(first: statement.columnCount - keyCount, count: keyCount, grouping: false)
+    if let mapped = table.mapped {
+      let columns = table.readColumns(of: statement)
+      let models = try mapped.readAll(statement, columns: columns, keys: keys, as: M.self)
+      if models.count == keys.keys.count { return (models, keys.keys) }
+      // A `models(from:)` of the model's own that skipped rows: read again, row by row.
+      statement.reset()
+      var all: [M] = []
+      var rowKeys: [EagerKey?] = []
+      while try statement.step() {
+        all.append(try mapped.readRow(statement.row, columns: columns, as: M.self))
+        rowKeys.append(try EagerKey.key(in: statement.row, first: keys.first, count: keyCount))
+      }
+      return (all, rowKeys)
+    }
+    let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
     var models: [M] = []
-    var keys: [[SQLiteValue]?] = []
-    let first = statement.columnCount - keyCount
+    while try keys.step(statement) {
+      models.append(try decoder.decode(M.self, from: statement.row))
+    }
+    return (models, keys.keys)
+  }
+
+  /// The models of a statement's rows, handed to `body` a run at a time: each run is of
+  /// consecutive rows with the same key in the last `keyCount` columns (`nil` when one is
+  /// NULL). A `RowMapped` model reads each run with its own `models(from:)`, compiled for
+  /// its type, in one call. Rows of the same key usually come together (an index on the
+  /// key columns gives them in key order); when they do not, a key has several runs.
+  private func readGroups<M: Model>(
+    _ model: M.Type, _ table: ModelTable, _ statement: Statement, keyCount: Int,
+    _ body: (EagerKey?, [M]) -> Void
+  ) throws {
+    let keys = RowKeys(first: statement.columnCount - keyCount, count: keyCount, grouping: true)
+    guard try keys.start(statement) else { return }
     let mapped = table.mapped
     let columns = mapped == nil ? nil : table.readColumns(of: statement)
     let decoder =
       mapped == nil ? RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement) : nil
-    while try statement.step() {
-      let row = statement.row
+    while !keys.finished {
+      let key = keys.current
+      let handedOut = keys.handedOut
       if let mapped, let columns {
-        models.append(try mapped.readRow(row, columns: columns, as: M.self))
+        body(key, try mapped.readAll(statement, columns: columns, keys: keys, as: M.self))
       } else if let decoder {
-        models.append(try decoder.decode(M.self, from: row))
+        var models: [M] = []
+        while try keys.step(statement) {
+          models.append(try decoder.decode(M.self, from: statement.row))
+        }
+        body(key, models)
       }
-      let key = try (first..<(first + keyCount)).map { try row[$0] }
-      keys.append(key.contains(where: \.isNull) ? nil : key)
+      // A `models(from:)` of the model's own that reads no row would never get further.
+      if keys.handedOut == handedOut { break }
     }
-    return (models, keys)
   }
 }
 
