@@ -91,9 +91,32 @@ public final class Connection {
     return cache
   }
 
+  /// The value a layer above Core last used for an owner type alone (a model's table when
+  /// no target names another), beside the caches: found again with two comparisons, no
+  /// name built or hashed, in a loop over one model. Forgotten with the attachments.
+  private var quickAttachment:
+    (valueType: ObjectIdentifier, owner: ObjectIdentifier, value: AnyObject)?
+
+  /// The value kept by ``setQuickAttachment(_:for:)`` for `owner`, if it is of `type`.
+  func quickAttachment<Value: AnyObject>(of type: Value.Type, for owner: ObjectIdentifier)
+    -> Value?
+  {
+    guard let quick = quickAttachment, quick.owner == owner,
+      quick.valueType == ObjectIdentifier(type)
+    else { return nil }
+    return unsafeDowncast(quick.value, to: Value.self)
+  }
+
+  /// Keeps `value` as the quick attachment of `owner` (replacing any other), or forgets
+  /// the quick attachment when `value` is `nil`.
+  func setQuickAttachment<Value: AnyObject>(_ value: Value?, for owner: ObjectIdentifier) {
+    quickAttachment = value.map { (ObjectIdentifier(Value.self), owner, $0) }
+  }
+
   /// Forgets what every layer above Core kept on this connection (the schema changed, or
   /// the connection closes).
   func removeAllAttachments() {
+    quickAttachment = nil
     for entry in attachmentStores { entry.store.removeAll() }
   }
 

@@ -27,6 +27,8 @@
 public protocol Model: Codable {
   /// The table's name. Default: the type's name, without the types it is nested in, so
   /// `Chat.Message` and `Mail.Message` would share `Message`: give such types their own.
+  /// A connection reads it once, at the model's first use: it must not change while the
+  /// program runs.
   static var tableName: String { get }
 
   /// The primary key's properties, in key order. Required: at least one. Each names a

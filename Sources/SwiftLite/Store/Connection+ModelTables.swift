@@ -23,10 +23,19 @@ extension Connection {
   ) throws
     -> ModelTable?
   {
+    // A model's own table (no target) is found without building its name: `tableName` is
+    // read once per connection.
+    let owner = ObjectIdentifier(model)
+    if target == nil, let table = quickAttachment(of: ModelTable.self, for: owner) {
+      return table
+    }
     let name = target.map { M.tableName(target: $0) } ?? M.tableName
-    let key = AttachmentKey(type: ObjectIdentifier(model), name: name)
+    let key = AttachmentKey(type: owner, name: name)
     let tables = attachments(of: ModelTable.self)
-    if let table = tables.value(for: key) { return table }
+    if let table = tables.value(for: key) {
+      if target == nil { setQuickAttachment(table, for: owner) }
+      return table
+    }
     let desired = try TableSchema(model, table: name)
     // A model's own mapping is checked before anything is created.
     let slots = try ModelTable.mappedSlots(model, properties: desired.columns.map(\.name))
@@ -99,6 +108,7 @@ extension Connection {
     }
     let table = ModelTable(model, mapping: mapping, slots: slots)
     tables.set(table, for: key)
+    if target == nil { setQuickAttachment(table, for: owner) }
     return table
   }
 
@@ -113,6 +123,7 @@ extension Connection {
 
   /// Forgets what this connection checked about a model's table, so its next use looks again.
   func forgetModelTable<M: Model>(_ model: M.Type, table name: String) {
+    setQuickAttachment(ModelTable?.none, for: ObjectIdentifier(model))
     attachments(of: ModelTable.self).remove(
       AttachmentKey(type: ObjectIdentifier(model), name: name))
   }
