@@ -191,11 +191,11 @@ extension Connection {
     let handle = statement.handle
     let largest = Swift.max(1, maximumBufferValues / Swift.max(columns, 1))
     var buffers: [(buffer: RowBuffer, rows: Int)] = []
-    var buffer = RowBuffer.make(layout: layout, columns: columns, rows: 1)
-    var rowsInBuffer = 0
+    var buffer = RowBuffer.make(reusingSpareOf: statement)
+    var rowsInBuffer = 1
     var capacity = 1
-    var total = 0
-    repeat {
+    var total = 1
+    while try statement.step() {
       if rowsInBuffer == capacity {
         buffers.append((buffer, rowsInBuffer))
         capacity = Swift.min(capacity == 1 ? 8 : capacity * 2, largest)
@@ -205,7 +205,7 @@ extension Connection {
       buffer.appendRow(of: handle, columns: columns)
       rowsInBuffer += 1
       total += 1
-    } while try statement.step()
+    }
     buffers.append((buffer, rowsInBuffer))
     var rows: [Row] = []
     rows.reserveCapacity(total)
@@ -254,7 +254,7 @@ extension Connection {
 
   /// The next row of a bound statement, materialized, or `nil` at the end.
   @usableFromInline static func firstRow(of statement: Statement) throws -> Row? {
-    try statement.step() ? Row(buffer: RowBuffer.make(currentRowOf: statement), base: 0) : nil
+    try statement.step() ? Row(buffer: RowBuffer.make(reusingSpareOf: statement), base: 0) : nil
   }
 
   /// Runs a query and returns the first column of its first row as a Swift type, or `nil`

@@ -45,6 +45,10 @@ public final class Statement {
   @exclusivity(unchecked) var owner: ConnectionOwner?
   /// The connection's guard against running on after SQLite rolled a transaction back.
   var transactionGuard: TransactionGuard?
+  /// The buffer of the last row this statement materialized for ``Connection/queryFirst(_:_:)``
+  /// or as the first row of ``Connection/query(_:_:)``, kept to hold the next one once no
+  /// row uses it any more (see ``RowBuffer/make(reusingSpareOf:)``).
+  @exclusivity(unchecked) var spareRow: RowBuffer?
   private var cachedLayout: ColumnLayout?
   /// The number of the row the statement stands on, or 0 when it stands on none (before
   /// the first step, after the last one, a failure or a reset). Each step to a row takes a
@@ -245,6 +249,10 @@ public final class Statement {
     if let transactionGuard, transactionGuard.depth > 0 {
       try transactionGuard.check(sqlite3_db_handle(handle), sql: sql)
     }
+    // SQLite prepares a statement again (after a schema change) only on a step that starts
+    // a run: one after a reset, the end of the rows, a failure, or none yet. A statement
+    // that stands on a row goes on with the program it runs, whose columns cannot change.
+    let startsRun = rowNumber == 0
     // Whatever the step gives, rows made before it can no longer read.
     rowNumber = 0
     let code: Int32
@@ -257,7 +265,9 @@ public final class Statement {
       rowsReached &+= 1
       rowNumber = rowsReached
       // A re-prepare (after a schema change) may have changed the result columns.
-      if sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) != reprepareCount {
+      if startsRun,
+        sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) != reprepareCount
+      {
         refreshColumns()
       }
       return true
