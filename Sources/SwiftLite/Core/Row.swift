@@ -208,21 +208,23 @@ public struct Row {
   }
 
   /// The value at `index` when it is in range and stored as INTEGER, read without building
-  /// an `SQLiteValue`; `nil` otherwise. Not inlined into clients: a call here borrows the
-  /// row's statement, where inlined code would retain and release it on every read.
-  @usableFromInline func integer(at index: Int) -> Int64? {
+  /// an `SQLiteValue`; `nil` otherwise. A materialized row is read inline, a few loads; a
+  /// row read in place calls ``statementInteger(at:)``.
+  @inlinable @inline(__always) func integer(at index: Int) -> Int64? {
+    if case .buffer(let buffer, let base) = storage {
+      return buffer.integer(at: index, base: base)
+    }
+    return statementInteger(at: index)
+  }
+
+  /// ``integer(at:)`` for a row read in place. Not inlined into clients: a call here
+  /// borrows the row's statement, where inlined code would retain and release it on every
+  /// read.
+  @usableFromInline func statementInteger(at index: Int) -> Int64? {
     if let (handle, columnCount) = storage.cursor {
       return Statement.columnInt64(handle, columnCount: columnCount, at: index)
     }
-    switch storage {
-    case .statement:
-      return checkedInteger(at: index)
-    case .buffer(let buffer, let base):
-      guard Statement.isColumn(index, of: buffer.columnCount),
-        buffer.tag(at: base &+ index) == RowBuffer.integer
-      else { return nil }
-      return Int64(bitPattern: buffer.payload(at: base &+ index))
-    }
+    return checkedInteger(at: index)
   }
 
   /// The text at `index` when it is in range, stored as TEXT and valid UTF-8 (`.some(nil)`
