@@ -72,16 +72,17 @@ import Foundation
   /// as long as its statement).
   static func make(reusingSpareOf statement: Statement) -> RowBuffer {
     let columns = statement.columnCount
-    let layout = statement.layout
+    // A statement drops its spare when its columns change (see Statement.refreshColumns):
+    // a spare has the statement's layout.
     if isKnownUniquelyReferenced(&statement.spareRow), let spare = statement.spareRow,
-      spare.fits(layout: layout, columns: columns)
+      spare.holdsOneRow(of: columns)
     {
       spare.removeAll()
       spare.appendRow(of: statement.handle, columns: columns)
       if !spare.isSmall { statement.spareRow = nil }
       return spare
     }
-    let buffer = make(layout: layout, columns: columns, rows: 1)
+    let buffer = make(layout: statement.layout, columns: columns, rows: 1)
     buffer.appendRow(of: statement.handle, columns: columns)
     statement.spareRow = buffer.isSmall ? buffer : nil
     return buffer
@@ -90,11 +91,10 @@ import Foundation
   /// The most bytes of text and blobs a spare buffer keeps alive.
   static let spareSideBytesLimit = 4096
 
-  /// Whether this is a one-row buffer of this layout.
-  private func fits(layout: ColumnLayout, columns: Int) -> Bool {
+  /// Whether this is a buffer of one row of `columns` values.
+  private func holdsOneRow(of columns: Int) -> Bool {
     withUnsafeMutablePointerToHeader {
-      $0.pointee.layout === layout && $0.pointee.columnCount == columns
-        && $0.pointee.capacity == columns
+      $0.pointee.columnCount == columns && $0.pointee.capacity == columns
     }
   }
 
@@ -108,9 +108,12 @@ import Foundation
   private func removeAll() {
     withUnsafeMutablePointerToHeader { header in
       header.pointee.count = 0
-      header.pointee.sideBytes = 0
-      if !header.pointee.texts.isEmpty { header.pointee.texts.removeAll(keepingCapacity: true) }
-      if !header.pointee.blobs.isEmpty { header.pointee.blobs.removeAll(keepingCapacity: true) }
+      if header.pointee.hasSideValues {
+        header.pointee.sideBytes = 0
+        header.pointee.hasSideValues = false
+        header.pointee.texts.removeAll(keepingCapacity: true)
+        header.pointee.blobs.removeAll(keepingCapacity: true)
+      }
     }
   }
 
@@ -325,6 +328,8 @@ import Foundation
   let inlineTags: Bool
   /// The bytes of ``texts`` and ``blobs``.
   var sideBytes = 0
+  /// Whether ``texts`` or ``blobs`` hold anything (empty ones included).
+  var hasSideValues = false
   /// TEXT values, by the index in their payload.
   @usableFromInline var texts: ContiguousArray<String> = []
   /// BLOB values and TEXT that is not valid UTF-8, by the index in their payload.
@@ -340,6 +345,7 @@ import Foundation
   /// Keeps a text; returns its index.
   mutating func add(text: String) -> Int {
     sideBytes &+= text.utf8.count
+    hasSideValues = true
     texts.append(text)
     return texts.count - 1
   }
@@ -347,6 +353,7 @@ import Foundation
   /// Keeps a blob (or the bytes of invalid text); returns its index.
   mutating func add(blob: Data) -> Int {
     sideBytes &+= blob.count
+    hasSideValues = true
     blobs.append(blob)
     return blobs.count - 1
   }

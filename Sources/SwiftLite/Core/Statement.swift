@@ -24,7 +24,7 @@ import Foundation
 ///
 /// See <https://sqlite.org/c3ref/stmt.html>.
 public final class Statement {
-  let handle: OpaquePointer
+  @usableFromInline let handle: OpaquePointer
   /// The SQL text this statement was prepared from.
   public let sql: String
   /// The number of parameters (`?`, `:name`, ...) the statement takes; the largest index.
@@ -54,7 +54,7 @@ public final class Statement {
   /// the first step, after the last one, a failure or a reset). Each step to a row takes a
   /// new number: a ``Row`` read in place keeps the number it was made at and reads only
   /// while the statement still stands there, one comparison per read.
-  @exclusivity(unchecked) private(set) var rowNumber: UInt64 = 0
+  @usableFromInline @exclusivity(unchecked) private(set) var rowNumber: UInt64 = 0
   /// How many steps reached a row: the source of ``rowNumber``.
   @exclusivity(unchecked) private var rowsReached: UInt64 = 0
   /// The tables the statement reads, learned when it was prepared on a connection that
@@ -162,6 +162,7 @@ public final class Statement {
     reprepareCount = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
     columnCount = Int(sqlite3_column_count(handle))
     cachedLayout = nil
+    spareRow = nil
   }
 
   var layout: ColumnLayout {
