@@ -100,6 +100,14 @@ extension Statement {
       "no parameter named '\(name)'", sql: sql, parameterCount: parameterCount)
   }
 
+  /// ``bindValue(_:at:)`` for an integer, without building and switching over an
+  /// `SQLiteValue`: the same check of the thread at parameter 1, the same errors.
+  @usableFromInline func bindInteger(_ number: Int64, at index: Int32) throws(SQLiteError) {
+    if index == 1, let owner { try owner.check(sql) }
+    let code = sqlite3_bind_int64(handle, index, number)
+    guard code == SQLITE_OK else { throw SQLiteError(code, sqlite3_db_handle(handle), sql: sql) }
+  }
+
   /// Binds an `SQLiteValue` straight to `sqlite3_bind_*`. Text and blobs are copied once,
   /// by SQLite (`SQLITE_TRANSIENT`), from Swift's own storage.
   @usableFromInline func bindValue(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
