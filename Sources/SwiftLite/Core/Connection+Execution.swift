@@ -177,9 +177,16 @@ extension Connection {
   public func query<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
     _ sql: String, values first: V, _ rest: repeat each W
   ) throws -> [Row] {
-    try withCachedStatement(
-      sql, bind: { statement in try statement.bind(values: first, repeat each rest) },
-      Self.remainingRows(of:))
+    try cachedRows(sql) { statement in try statement.bind(values: first, repeat each rest) }
+  }
+
+  /// Every row of the cached statement for `sql` once `bind` has bound it: for the
+  /// inlinable forms, a call the module specializes (a generic call from a client would
+  /// pass the rows through value witnesses).
+  @usableFromInline func cachedRows(_ sql: String, bind: (Statement) throws -> Void) throws
+    -> [Row]
+  {
+    try withCachedStatement(sql, bind: bind, Self.remainingRows(of:))
   }
 
   /// Every remaining row of a bound statement, materialized: a first buffer holds exactly
@@ -247,9 +254,15 @@ extension Connection {
   public func queryFirst<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
     _ sql: String, values first: V, _ rest: repeat each W
   ) throws -> Row? {
-    try withCachedStatement(
-      sql, bind: { statement in try statement.bind(values: first, repeat each rest) },
-      Self.firstRow(of:))
+    try cachedFirstRow(sql) { statement in try statement.bind(values: first, repeat each rest) }
+  }
+
+  /// The first row of the cached statement for `sql` once `bind` has bound it, as
+  /// ``cachedRows(_:bind:)``.
+  @usableFromInline func cachedFirstRow(_ sql: String, bind: (Statement) throws -> Void) throws
+    -> Row?
+  {
+    try withCachedStatement(sql, bind: bind, Self.firstRow(of:))
   }
 
   /// The next row of a bound statement, materialized, or `nil` at the end.
