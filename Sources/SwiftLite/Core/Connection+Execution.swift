@@ -190,19 +190,23 @@ extension Connection {
   }
 
   /// Every remaining row of a bound statement, materialized: a first buffer holds exactly
-  /// one row (a lookup allocates once), later ones grow to `maximumBufferValues` values.
+  /// one row (the statement's spare when no row holds it, so a lookup allocates only its
+  /// array), later ones grow to `maximumBufferValues` values.
   @usableFromInline static func remainingRows(of statement: Statement) throws -> [Row] {
     guard try statement.step() else { return [] }
     let columns = statement.columnCount  // a re-prepare may have changed it
     let layout = statement.layout
     let handle = statement.handle
     let largest = Swift.max(1, maximumBufferValues / Swift.max(columns, 1))
-    var buffers: [(buffer: RowBuffer, rows: Int)] = []
-    var buffer = RowBuffer.make(reusingSpareOf: statement)
-    var rowsInBuffer = 1
-    var capacity = 1
+    let first = RowBuffer.make(reusingSpareOf: statement)
+    // One row (a lookup): one array, no list of buffers.
+    guard try statement.step() else { return [Row(buffer: first, base: 0)] }
+    var buffers: [(buffer: RowBuffer, rows: Int)] = [(first, 1)]
+    var capacity = Swift.min(8, largest)
+    var buffer = RowBuffer.make(layout: layout, columns: columns, rows: capacity)
+    var rowsInBuffer = 0
     var total = 1
-    while try statement.step() {
+    repeat {
       if rowsInBuffer == capacity {
         buffers.append((buffer, rowsInBuffer))
         capacity = Swift.min(capacity == 1 ? 8 : capacity * 2, largest)
@@ -212,7 +216,7 @@ extension Connection {
       buffer.appendRow(of: handle, columns: columns)
       rowsInBuffer += 1
       total += 1
-    }
+    } while try statement.step()
     buffers.append((buffer, rowsInBuffer))
     var rows: [Row] = []
     rows.reserveCapacity(total)

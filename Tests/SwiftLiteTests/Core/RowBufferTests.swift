@@ -85,6 +85,18 @@ final class RowBufferTests: SQLiteTestCase {
     XCTAssertNil(db.cache.idleStatement(for: sql)?.spareRow, "the cache keeps no large text")
   }
 
+  func testResultsOfOneToManyRowsHoldEachRowInOrder() throws {
+    let sql =
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, -x FROM c LIMIT ?"
+    for count in [0, 1, 2, 8, 9, 10, 25, 100] {
+      let rows = try db.query(sql, values: count)
+      XCTAssertEqual(rows.count, count)
+      XCTAssertEqual(
+        try rows.map { [try $0.get(Int.self, at: 0), try $0.get(Int.self, at: 1)] },
+        (0..<count).map { [$0 + 1, -($0 + 1)] }, "\(count) rows")
+    }
+  }
+
   /// Values of every class after hundreds of rows of integers only: the large buffers of
   /// such a result keep their classes apart, made when the first other value comes.
   func testAResultKeepsEveryClassWhenTheFirstValueThatIsNotAnIntegerComesLate() throws {
