@@ -177,24 +177,35 @@ extension Connection {
   public func query<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
     _ sql: String, values first: V, _ rest: repeat each W
   ) throws -> [Row] {
-    try withCachedStatement(
-      sql, bind: { statement in try statement.bind(values: first, repeat each rest) },
-      Self.remainingRows(of:))
+    try cachedRows(sql) { statement in try statement.bind(values: first, repeat each rest) }
+  }
+
+  /// Every row of the cached statement for `sql` once `bind` has bound it: for the
+  /// inlinable forms, a call the module specializes (a generic call from a client would
+  /// pass the rows through value witnesses).
+  @usableFromInline func cachedRows(_ sql: String, bind: (Statement) throws -> Void) throws
+    -> [Row]
+  {
+    try withCachedStatement(sql, bind: bind, Self.remainingRows(of:))
   }
 
   /// Every remaining row of a bound statement, materialized: a first buffer holds exactly
-  /// one row (a lookup allocates once), later ones grow to `maximumBufferValues` values.
+  /// one row (the statement's spare when no row holds it, so a lookup allocates only its
+  /// array), later ones grow to `maximumBufferValues` values.
   @usableFromInline static func remainingRows(of statement: Statement) throws -> [Row] {
     guard try statement.step() else { return [] }
     let columns = statement.columnCount  // a re-prepare may have changed it
     let layout = statement.layout
     let handle = statement.handle
     let largest = Swift.max(1, maximumBufferValues / Swift.max(columns, 1))
-    var buffers: [(buffer: RowBuffer, rows: Int)] = []
-    var buffer = RowBuffer.make(layout: layout, columns: columns, rows: 1)
+    let first = RowBuffer.make(reusingSpareOf: statement)
+    // One row (a lookup): one array, no list of buffers.
+    guard try statement.step() else { return [Row(buffer: first, base: 0)] }
+    var buffers: [(buffer: RowBuffer, rows: Int)] = [(first, 1)]
+    var capacity = Swift.min(8, largest)
+    var buffer = RowBuffer.make(layout: layout, columns: columns, rows: capacity)
     var rowsInBuffer = 0
-    var capacity = 1
-    var total = 0
+    var total = 1
     repeat {
       if rowsInBuffer == capacity {
         buffers.append((buffer, rowsInBuffer))
@@ -247,14 +258,20 @@ extension Connection {
   public func queryFirst<V: SQLiteValueConvertible, each W: SQLiteValueConvertible>(
     _ sql: String, values first: V, _ rest: repeat each W
   ) throws -> Row? {
-    try withCachedStatement(
-      sql, bind: { statement in try statement.bind(values: first, repeat each rest) },
-      Self.firstRow(of:))
+    try cachedFirstRow(sql) { statement in try statement.bind(values: first, repeat each rest) }
+  }
+
+  /// The first row of the cached statement for `sql` once `bind` has bound it, as
+  /// ``cachedRows(_:bind:)``.
+  @usableFromInline func cachedFirstRow(_ sql: String, bind: (Statement) throws -> Void) throws
+    -> Row?
+  {
+    try withCachedStatement(sql, bind: bind, Self.firstRow(of:))
   }
 
   /// The next row of a bound statement, materialized, or `nil` at the end.
   @usableFromInline static func firstRow(of statement: Statement) throws -> Row? {
-    try statement.step() ? Row(buffer: RowBuffer.make(currentRowOf: statement), base: 0) : nil
+    try statement.step() ? Row(buffer: RowBuffer.make(reusingSpareOf: statement), base: 0) : nil
   }
 
   /// Runs a query and returns the first column of its first row as a Swift type, or `nil`

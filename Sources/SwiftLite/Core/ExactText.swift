@@ -23,16 +23,22 @@ struct ExactText: Hashable, Sendable {
 
 extension String {
   /// Whether the two strings hold the same UTF-8 bytes (see ``ExactText``).
-  func hasSameBytes(as other: String) -> Bool {
+  @inline(__always) func hasSameBytes(as other: String) -> Bool {
     // Two copies of one string (a cached statement's SQL and the caller's constant, a
     // model's table name) have the same representation: the same bytes, with no copy or
     // comparison of them. A `String` is two words; equal words are one small string or
-    // one shared, immutable storage with the same count.
+    // one shared, immutable storage with the same count. Inlined, so that this check
+    // retains neither string.
     if MemoryLayout<String>.size == MemoryLayout<(UInt, UInt)>.size,
       unsafeBitCast(self, to: (UInt, UInt).self) == unsafeBitCast(other, to: (UInt, UInt).self)
     {
       return true
     }
+    return comparesBytes(with: other)
+  }
+
+  /// The byte comparison of ``hasSameBytes(as:)`` for two representations.
+  @inline(never) private func comparesBytes(with other: String) -> Bool {
     guard utf8.count == other.utf8.count else { return false }
     var (left, right) = (self, other)
     return left.withUTF8 { leftBytes in

@@ -50,7 +50,7 @@ public struct Row {
     /// owner. `nil` otherwise (``Row/checkedCursor()`` then decides). The statement is only
     /// touched inside this getter, so a caller that goes on to call SQLite with the handle
     /// does not retain the statement around those calls (the row keeps it alive).
-    @inline(__always) var cursor: (handle: OpaquePointer, columnCount: Int)? {
+    @inlinable @inline(__always) var cursor: (handle: OpaquePointer, columnCount: Int)? {
       guard case .statement(let statement, let number) = self, number == statement.rowNumber
       else { return nil }
       return (statement.handle, statement.columnCount)
@@ -208,21 +208,20 @@ public struct Row {
   }
 
   /// The value at `index` when it is in range and stored as INTEGER, read without building
-  /// an `SQLiteValue`; `nil` otherwise. Not inlined into clients: a call here borrows the
-  /// row's statement, where inlined code would retain and release it on every read.
-  @usableFromInline func integer(at index: Int) -> Int64? {
+  /// an `SQLiteValue`; `nil` otherwise. Inlined into the caller: a materialized row is a
+  /// few loads, a row read in place whose statement still stands on it (and has no owner)
+  /// the three SQLite calls of ``Statement/columnInt64(_:columnCount:at:)``; any other row
+  /// goes to ``checkedInteger(at:)``.
+  @inlinable @inline(__always) func integer(at index: Int) -> Int64? {
+    if case .buffer(let buffer, let base) = storage {
+      return buffer.integer(at: index, base: base)
+    }
+    // The statement's fields are read before any call, so that the statement need not be
+    // retained around the calls (the row keeps it alive).
     if let (handle, columnCount) = storage.cursor {
       return Statement.columnInt64(handle, columnCount: columnCount, at: index)
     }
-    switch storage {
-    case .statement:
-      return checkedInteger(at: index)
-    case .buffer(let buffer, let base):
-      guard Statement.isColumn(index, of: buffer.columnCount),
-        buffer.tag(at: base &+ index) == RowBuffer.integer
-      else { return nil }
-      return Int64(bitPattern: buffer.payload(at: base &+ index))
-    }
+    return checkedInteger(at: index)
   }
 
   /// The text at `index` when it is in range, stored as TEXT and valid UTF-8 (`.some(nil)`
@@ -280,7 +279,7 @@ public struct Row {
   // The fast reads of a row of a statement whose connection has an owner, after the full
   // check: out of line, so that rows of statements without one pay nothing for them.
 
-  @inline(never) func checkedInteger(at index: Int) -> Int64? {
+  @usableFromInline @inline(never) func checkedInteger(at index: Int) -> Int64? {
     guard let (handle, columnCount) = checkedCursor() else { return nil }
     return Statement.columnInt64(handle, columnCount: columnCount, at: index)
   }

@@ -1,4 +1,6 @@
-internal import CSQLite
+// Public: binding an integer is inlined into clients, which then call SQLite directly. No
+// public declaration of SwiftLite names a type of it.
+public import CSQLite
 import Foundation
 
 // Binding arguments to a statement's parameters: an array or dictionary of values, or one
@@ -98,6 +100,26 @@ extension Statement {
     }
     throw SQLiteError.range(
       "no parameter named '\(name)'", sql: sql, parameterCount: parameterCount)
+  }
+
+  /// ``bindValue(_:at:)`` for an integer, without building and switching over an
+  /// `SQLiteValue`: the same check of the thread at parameter 1, the same errors.
+  /// Inlined into the caller: one call to SQLite, the checks and errors out of line.
+  @inlinable @inline(__always)
+  func bindInteger(_ number: Int64, at index: Int32) throws(SQLiteError) {
+    if index == 1 { try checkOwner() }
+    let code = sqlite3_bind_int64(handle, index, number)
+    if code != SQLITE_OK { throw bindError(code) }
+  }
+
+  /// Throws `.misuse` when the connection's owner did not lend it to the calling thread.
+  @usableFromInline @inline(never) func checkOwner() throws(SQLiteError) {
+    if let owner { try owner.check(sql) }
+  }
+
+  /// The error of a failed `sqlite3_bind_*` call.
+  @usableFromInline @inline(never) func bindError(_ code: Int32) -> SQLiteError {
+    SQLiteError(code, sqlite3_db_handle(handle), sql: sql)
   }
 
   /// Binds an `SQLiteValue` straight to `sqlite3_bind_*`. Text and blobs are copied once,

@@ -1,4 +1,6 @@
-internal import CSQLite
+// Public: the read of an INTEGER in place is inlined into clients, which then call SQLite
+// directly. No public declaration of SwiftLite names a type of it.
+public import CSQLite
 import Foundation
 
 // Reading the current row's columns, for Row: one sqlite3_column_value per read, the
@@ -47,6 +49,7 @@ extension Statement {
   ///
   /// Static, on the raw handle: a caller that borrows the statement (through a ``Row``)
   /// then need not retain it around the C calls.
+  @inlinable @inline(__always)
   static func columnInt64(_ handle: OpaquePointer, columnCount: Int, at index: Int) -> Int64? {
     guard isColumn(index, of: columnCount),
       let value = sqlite3_column_value(handle, Int32(truncatingIfNeeded: index)),
@@ -58,7 +61,8 @@ extension Statement {
   /// Whether `index` is in `0..<columnCount`, in one unsigned comparison (a negative index
   /// is a huge unsigned one); the column count comes from SQLite's `Int32`, so an index
   /// that passes fits one too.
-  @inline(__always) static func isColumn(_ index: Int, of columnCount: Int) -> Bool {
+  @inlinable @inline(__always)
+  static func isColumn(_ index: Int, of columnCount: Int) -> Bool {
     UInt(bitPattern: index) < UInt(bitPattern: columnCount)
   }
 

@@ -24,7 +24,7 @@ import Foundation
 ///
 /// See <https://sqlite.org/c3ref/stmt.html>.
 public final class Statement {
-  let handle: OpaquePointer
+  @usableFromInline let handle: OpaquePointer
   /// The SQL text this statement was prepared from.
   public let sql: String
   /// The number of parameters (`?`, `:name`, ...) the statement takes; the largest index.
@@ -45,12 +45,16 @@ public final class Statement {
   @exclusivity(unchecked) var owner: ConnectionOwner?
   /// The connection's guard against running on after SQLite rolled a transaction back.
   var transactionGuard: TransactionGuard?
+  /// The buffer of the last row this statement materialized for ``Connection/queryFirst(_:_:)``
+  /// or as the first row of ``Connection/query(_:_:)``, kept to hold the next one once no
+  /// row uses it any more (see ``RowBuffer/make(reusingSpareOf:)``).
+  @exclusivity(unchecked) var spareRow: RowBuffer?
   private var cachedLayout: ColumnLayout?
   /// The number of the row the statement stands on, or 0 when it stands on none (before
   /// the first step, after the last one, a failure or a reset). Each step to a row takes a
   /// new number: a ``Row`` read in place keeps the number it was made at and reads only
   /// while the statement still stands there, one comparison per read.
-  @exclusivity(unchecked) private(set) var rowNumber: UInt64 = 0
+  @usableFromInline @exclusivity(unchecked) private(set) var rowNumber: UInt64 = 0
   /// How many steps reached a row: the source of ``rowNumber``.
   @exclusivity(unchecked) private var rowsReached: UInt64 = 0
   /// The tables the statement reads, learned when it was prepared on a connection that
@@ -158,6 +162,7 @@ public final class Statement {
     reprepareCount = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
     columnCount = Int(sqlite3_column_count(handle))
     cachedLayout = nil
+    spareRow = nil
   }
 
   var layout: ColumnLayout {
@@ -245,6 +250,10 @@ public final class Statement {
     if let transactionGuard, transactionGuard.depth > 0 {
       try transactionGuard.check(sqlite3_db_handle(handle), sql: sql)
     }
+    // SQLite prepares a statement again (after a schema change) only on a step that starts
+    // a run: one after a reset, the end of the rows, a failure, or none yet. A statement
+    // that stands on a row goes on with the program it runs, whose columns cannot change.
+    let startsRun = rowNumber == 0
     // Whatever the step gives, rows made before it can no longer read.
     rowNumber = 0
     let code: Int32
@@ -257,7 +266,9 @@ public final class Statement {
       rowsReached &+= 1
       rowNumber = rowsReached
       // A re-prepare (after a schema change) may have changed the result columns.
-      if sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) != reprepareCount {
+      if startsRun,
+        sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) != reprepareCount
+      {
         refreshColumns()
       }
       return true

@@ -220,11 +220,11 @@ extension Statement {
     // a type check, a pointer compare, binds the common integer types without a protocol
     // call; specialized, the checks fold away. The values are those sqliteValue() returns.
     if V.self == Int64.self {
-      try bindValue(.integer(unsafeBitCast(value, to: Int64.self)), at: index)
+      try bindInteger(unsafeBitCast(value, to: Int64.self), at: index)
       return
     }
     if V.self == Int.self {
-      try bindValue(.integer(Int64(unsafeBitCast(value, to: Int.self))), at: index)
+      try bindInteger(Int64(unsafeBitCast(value, to: Int.self)), at: index)
       return
     }
     try convertAndBind(value, at: index)
