@@ -9,8 +9,7 @@ extension SchemaCatalogue {
     /// Everything: the table's row, columns, indexes, foreign keys, SwiftLite's record.
     case full
     /// As ``full``, but the columns and foreign keys are read only when the table's
-    /// CREATE statement is not the expected one (?4), and the table's row is found by name
-    /// when it is no longer at the rowid, as ``light`` finds it.
+    /// CREATE statement is not the expected one (?4).
     case gated
     /// For a table whose row the catalogue knows, expected to be the model's: its row
     /// (found by name when it is no longer at the rowid, the table having been made
@@ -23,34 +22,34 @@ extension SchemaCatalogue {
   /// it. Parameters: ?1 the name, ?2 the rowid of its row in `sqlite_schema` (or NULL),
   /// ?3 the record table's rowid (or NULL), ?4 the expected CREATE statement (read by
   /// ``Form/gated`` only: the columns and foreign keys are then read only when the
-  /// table's statement is another), ?5 NULL to run the pragmas, or 1 when the catalogue
-  /// holds a description of the table read on the schema the statement runs on (see
-  /// ``SchemaCatalogue``): the pragmas do not run at all then. (A one-row gate comes first,
-  /// CROSS JOIN keeping that order: when it is empty, the pragma after it is not run.)
+  /// table's statement is another), ?5 the schema version the table was last described
+  /// at, or NULL: when it is the file's the pragmas do not run at all. (A one-row gate
+  /// comes first, CROSS JOIN keeping that order: when it is empty, the pragma after it is
+  /// not run.)
   func describingSQL(_ form: Form) -> String {
-    let moved = "(SELECT 1 WHERE ?5 IS NULL) CROSS JOIN "
+    let moved = "(SELECT 1 FROM version WHERE value IS NOT ?5) CROSS JOIN "
     let gate =
       form == .gated
-      ? "(SELECT 1 WHERE ?5 IS NULL AND (SELECT sql FROM sqlite_schema"
+      ? "(SELECT 1 FROM version WHERE value IS NOT ?5 AND (SELECT sql FROM sqlite_schema"
         + " WHERE rowid = ?2 AND name = ?1 COLLATE NOCASE) IS NOT ?4) CROSS JOIN " : moved
     var sql =
-      "SELECT 0, type, name, sql, rowid, NULL, NULL, NULL FROM sqlite_schema"
+      "WITH version(value) AS MATERIALIZED (SELECT schema_version FROM pragma_schema_version)"
+      + " SELECT 0, type, name, sql, rowid, NULL, NULL, NULL FROM sqlite_schema"
       + " WHERE rowid = ?2 AND type IN ('table', 'view')"
-    if form != .full {
+    if form == .light {
       // The row moved (the table was made again): found by name, reading every row. The
       // one-row gate comes first (CROSS JOIN keeps that order): while the row is at the
-      // rowid, or no rowid is known (a table new to the catalogue, found by the scan of
-      // the rows added since it looked), it is empty and no other row is read.
+      // rowid, it is empty and no other row is read.
       sql +=
         " UNION ALL SELECT 0, s.type, s.name, s.sql, s.rowid, NULL, NULL, NULL"
-        + " FROM (SELECT 1 WHERE ?2 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sqlite_schema"
-        + " WHERE rowid = ?2"
+        + " FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM sqlite_schema WHERE rowid = ?2"
         + " AND type IN ('table', 'view') AND name = ?1 COLLATE NOCASE))"
         + " CROSS JOIN sqlite_schema AS s"
         + " WHERE s.type IN ('table', 'view') AND s.name = ?1 COLLATE NOCASE"
     }
     sql +=
-      " UNION ALL SELECT 2, l.name, l.origin, l.\"unique\", l.partial, i.seqno, i.name, NULL"
+      " UNION ALL SELECT 6, value, NULL, NULL, NULL, NULL, NULL, NULL FROM version"
+      + " UNION ALL SELECT 2, l.name, l.origin, l.\"unique\", l.partial, i.seqno, i.name, NULL"
       + " FROM " + moved + "pragma_index_list(?1, 'main') AS l"
       + " JOIN pragma_index_info(l.name, 'main') AS i"
     if form != .light {

@@ -18,17 +18,14 @@
 /// answer. Changes that leave the schema alone (a record written by another connection)
 /// are seen too.
 ///
-/// What the pragmas said of a table (its columns, indexes and foreign keys) is kept while
-/// the schema stands: a describing statement runs only on the schema it was prepared for,
-/// and SQLite prepares it again on its next run after any change to the schema (by this
-/// connection, another one or another process: SQLite compares the file's schema cookie
-/// with the statement's at every run), and after a rollback of a schema change (which
-/// expires every statement of the connection, though the cookie comes back). A statement
-/// that ran without being prepared again ran on the schema of its last run; a statement
-/// prepared again, or new to the catalogue, makes it forget every description. So while
-/// the catalogue holds a table's description the pragmas are not run again, and a first
-/// use of the table reads two rows by their keys; the first run after a change, having
-/// skipped them, is followed by one that runs them.
+/// What the pragmas said of a table (its columns, indexes and foreign keys) is kept with
+/// the `PRAGMA schema_version` it was read at, which the same statement reads: while the
+/// version is the file's, the pragmas are not run again, and a first use of the table
+/// reads two rows by their keys. Any change to the schema moves the version, except one
+/// undone by a rollback, after which another change can bring the same number back with
+/// another schema; SQLite then prepares the describing statement again (a rollback of a
+/// schema change expires every statement of the connection), and the catalogue, seeing
+/// that, forgets every description and reads the table in full.
 final class SchemaCatalogue {
   /// What each row of the describing statement belongs to (its first column).
   enum Part {
@@ -47,6 +44,8 @@ final class SchemaCatalogue {
     static let recordTable = 4
     /// SwiftLite's record: table_name, definition, swift_types, origin, table_sql.
     static let record = 5
+    /// `PRAGMA schema_version`.
+    static let schemaVersion = 6
   }
 
   /// Folded name (see ``key(_:)``) -> rowid in `sqlite_schema`, for tables and views.
@@ -60,10 +59,10 @@ final class SchemaCatalogue {
   /// is and what its CREATE statement said (which decides its columns).
   private var recordTableRow: (rowID: Int64, sql: String?)?
 
-  /// The tables and views described on the schema as it is since the describing statements
-  /// last ran, by the bytes of the name asked for: the description and the rowid of the row
-  /// it was read from.
-  private var described: [ExactText: (rowID: Int64, description: TableDescription)] = [:]
+  /// The tables and views described so far, by the bytes of the name asked for: the
+  /// description, the rowid of the row it was read from, and `PRAGMA schema_version` then.
+  private var described:
+    [ExactText: (schemaVersion: Int64, rowID: Int64, description: TableDescription)] = [:]
   /// The describing statements (see ``describingSQL(_:)``) by the record table's columns
   /// they read and their form, kept by the catalogue (not the connection's cache) with
   /// how many times SQLite had prepared each again when it last ran: SQLite does so when
@@ -131,7 +130,7 @@ final class SchemaCatalogue {
     // A record table made, changed or dropped since the catalogue looked is read again,
     // once or twice (another connection could change it in between).
     while true {
-      var kept: (rowID: Int64, description: TableDescription)?
+      var kept: (schemaVersion: Int64, rowID: Int64, description: TableDescription)?
       let moved: Bool
       let form: Form =
         expected == nil
@@ -141,7 +140,7 @@ final class SchemaCatalogue {
         kept = described[name]
         (parts, moved) = try read(
           statement,
-          [table, rowIDs[key], recordTableRow?.rowID, expected?.sql, kept == nil ? nil : 1],
+          [table, rowIDs[key], recordTableRow?.rowID, expected?.sql, kept?.schemaVersion],
           name: table)
       } catch is SQLiteError where recordColumns != nil && attempt < 2 {
         // The record table went away since the catalogue looked.
@@ -150,16 +149,15 @@ final class SchemaCatalogue {
         continue
       }
       if moved { described = [:] }
-      if let kept {
-        // The pragmas did not run: the description stands, with the record just read,
-        // unless SQLite prepared the statement again (the schema changed, or a rollback
-        // undid a change) or the row is another. Then the table is read again, by the
-        // gated statement, which reads all it needs in one run.
+      if let kept, parts.schemaVersion == kept.schemaVersion {
+        // The schema version is the one the table was described at: the pragmas did not
+        // run, and the description stands, with the record just read. Unless SQLite
+        // prepared the statement again: a rollback brings a schema version back with
+        // another schema, so the table is read in full.
         if !moved, kept.description.isDescribed(by: parts.stored) {
           return kept.description.reused(record: parts.record, expecting: expected)
         }
         described[name] = nil
-        lightRefused = true
         continue
       }
       if !recordTableIsAsSeen(parts) && attempt < 2 {
@@ -167,7 +165,7 @@ final class SchemaCatalogue {
         _ = try scan(db, after: lastRowID, lookingFor: nil)
         continue
       }
-      if form != .full, let rowID = parts.storedRowID { rowIDs[key] = rowID }
+      if form == .light, let rowID = parts.storedRowID { rowIDs[key] = rowID }
       if form == .light, let expected, !Self.lightSuffices(parts, table, expected.sql) {
         lightRefused = true
         continue
@@ -190,9 +188,9 @@ final class SchemaCatalogue {
       name: table, parts: parts, stored: stored, expected: expected)
     readings &+= 1
     description.reading = readings
-    if description.kind != .missing, let rowID = rowIDs[key] {
+    if description.kind != .missing, let version = parts.schemaVersion, let rowID = rowIDs[key] {
       if described.count >= Self.describedCapacity { described = [:] }
-      described[name] = (rowID, description)
+      described[name] = (version, rowID, description)
     }
     return description
   }

@@ -136,6 +136,8 @@ extension TableDescription {
     /// the catalogue knows of none, its columns joined by commas as `name`); `nil` when none.
     var recordTable: (type: String?, name: String, sql: String?)?
     var record: AutoMigration.RecordRow?
+    /// `PRAGMA schema_version` as the statement read it.
+    var schemaVersion: Int64?
 
     /// Reads the rows: each one's first column says which part it belongs to.
     init(_ rows: [Row], name: String) throws {
@@ -201,6 +203,8 @@ extension TableDescription {
             try row.get(String?.self, at: 1), found, try row.get(String?.self, at: 3)
           )
         }
+      case SchemaCatalogue.Part.schemaVersion:
+        schemaVersion = try row.get(Int64.self, at: 1)
       case SchemaCatalogue.Part.record:
         let found = try AutoMigration.RecordRow(row)
         // The spelling asked for wins over the schema's, as a lookup by either would.
