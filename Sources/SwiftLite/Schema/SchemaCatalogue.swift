@@ -75,6 +75,9 @@ final class SchemaCatalogue {
   /// ``createTableSQL(of:as:)``).
   var createTableBodies: [(shape: TableSchema, body: String)] = []
 
+  /// The number of the last description read (see ``TableDescription/reading``).
+  private var readings: UInt64 = 0
+
   /// The most descriptions kept: past that, they are all forgotten and read again.
   static let describedCapacity = 16_384
 
@@ -181,8 +184,10 @@ final class SchemaCatalogue {
       }
     }
     if stored == nil { rowIDs[key] = nil }
-    let description = TableDescription(
+    var description = TableDescription(
       name: table, parts: parts, stored: stored, expected: expected)
+    readings &+= 1
+    description.reading = readings
     if description.kind != .missing, let version = parts.schemaVersion, let rowID = rowIDs[key] {
       if described.count >= Self.describedCapacity { described = [:] }
       described[name] = (version, rowID, description)

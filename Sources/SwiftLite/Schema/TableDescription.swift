@@ -45,6 +45,12 @@ struct TableDescription {
   /// the one it writes (see ``SchemaCatalogue/describe(_:expecting:in:)``).
   private(set) var expectedSchema: TableSchema?
 
+  /// Which reading of the table's row and pragmas this is: the catalogue numbers each (1,
+  /// 2, ...) and a description it keeps and hands out again (``reused(record:expecting:)``)
+  /// keeps its number, with the record read afresh; 0 when not numbered. Two descriptions of
+  /// a table with the same number and the same record say the same of it.
+  var reading: UInt64 = 0
+
   /// The description of a name that denotes nothing.
   init(missing name: String) { self.name = name }
 

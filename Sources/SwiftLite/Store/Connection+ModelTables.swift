@@ -43,6 +43,17 @@ extension Connection {
     // Everything below is decided from this one read of the schema (a migration reads
     // again inside its transaction).
     let stored = try SchemaCatalogue.describe(name, expecting: desired, in: self)
+    // Checked before on this connection, and described now as then: made as then.
+    let blueprints = ModelTableBlueprints.of(self)
+    if let blueprint = blueprints.blueprint(for: key, describedBy: stored, in: self) {
+      let table = ModelTable(blueprint)
+      tables.set(table, for: key)
+      if target == nil { setQuickAttachment(table, for: owner) }
+      return table
+    }
+    // Whether what is decided below depends on the description alone (see
+    // `ModelTableBlueprints`).
+    var keepsBlueprint = false
     switch ownership(stored, policy: M.schemaPolicy) {
     case .missing:
       if M.schemaPolicy == .mapped { throw ModelError.tableNotFound(table: name) }
@@ -90,6 +101,7 @@ extension Connection {
         }
       }
       let migrates = !plan.isEmpty && access != .read
+      keepsBlueprint = plan.isEmpty && desired.fullTextIndexes.isEmpty
       if migrates { try applyMigration(model, table: name, stored: stored) }
       // An adopted table keeps its own spelling of names and the columns the model lacks
       // (a migration keeps a table adopted, or not).
@@ -105,9 +117,11 @@ extension Connection {
         model: String(describing: model), desired: desired, declaredKey: M.primaryKey,
         stored: stored)
       try checkDeclaredForeignKeys(model, table: name, reported: stored.schema?.foreignKeys ?? [])
+      keepsBlueprint = true
     }
     let table = ModelTable(model, mapping: mapping, slots: slots)
     tables.set(table, for: key)
+    if keepsBlueprint { blueprints.keep(table.blueprint, for: key, describedBy: stored, in: self) }
     if target == nil { setQuickAttachment(table, for: owner) }
     return table
   }
@@ -124,8 +138,9 @@ extension Connection {
   /// Forgets what this connection checked about a model's table, so its next use looks again.
   func forgetModelTable<M: Model>(_ model: M.Type, table name: String) {
     setQuickAttachment(ModelTable?.none, for: ObjectIdentifier(model))
-    attachments(of: ModelTable.self).remove(
-      AttachmentKey(type: ObjectIdentifier(model), name: name))
+    let key = AttachmentKey(type: ObjectIdentifier(model), name: name)
+    attachments(of: ModelTable.self).remove(key)
+    ModelTableBlueprints.of(self).forget(key)
   }
 
   /// Who owns a table.

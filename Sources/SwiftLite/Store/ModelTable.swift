@@ -10,7 +10,9 @@
   /// The positions an insert writes, in the order of its parameters: every property but
   /// those of generated or hidden columns.
   let writtenPositions: [Int]
-  let encoder: RowEncoder
+  /// What the table was made from, which holds no statement: kept by the connection for
+  /// more tables than it keeps prepared (see ``ModelTableBlueprints``).
+  let blueprint: Blueprint
   let ignored: Set<String>
   /// The model's own mapping, when it has one (``RowMapped``): used instead of `Codable`.
   let mapped: (any RowMapped.Type)?
@@ -18,8 +20,11 @@
   /// ``values``), and -> parameter of the insert and upsert statements (property index + 1).
   private let slots: ColumnMap?
   let parameters: ColumnMap?
-  /// The values a mapped model was last encoded into (see ``encode(_:)``).
-  private let valueList: ValueList
+  /// The values a mapped model was last encoded into (see ``encode(_:)``), made on first use.
+  private lazy var valueList = ValueList(count: mapping.properties.count)
+  /// The encoder of ``encode(_:)``, made on first use: a save or an insert binds through
+  /// its writer's own.
+  private var madeEncoder: RowEncoder?
   /// The last read map and the statement layout it was computed for.
   private var readLayout: ColumnLayout?
   private var readMap: ColumnMap?
@@ -68,13 +73,14 @@
       return .some(nil)
     }
     self.init(
-      mapping: mapping, ignored: M.ignoredProperties, mapped: M.self as? any RowMapped.Type,
-      slots: slots,
-      dateFormats: formats.map { $0.map { $0.map(ColumnDateForm.declared) ?? .standard } },
-      undeclaredDates: formats.map { $0 == .some(nil) },
-      keepsText: mapping.properties.map { property in
-        columns.first(where: { $0.name == property })?.swiftType == "Data"
-      })
+      Blueprint(
+        mapping: mapping, ignored: M.ignoredProperties, mapped: M.self as? any RowMapped.Type,
+        slots: slots,
+        dateFormats: formats.map { $0.map { $0.map(ColumnDateForm.declared) ?? .standard } },
+        undeclaredDates: formats.map { $0 == .some(nil) },
+        keepsText: mapping.properties.map { property in
+          columns.first(where: { $0.name == property })?.swiftType == "Data"
+        }))
   }
 
   /// For a ``RowMapped`` model, where each position of its `mappedColumns` is among
@@ -112,64 +118,23 @@
     return ColumnMap(indexes: ContiguousArray(slots), names: declared, available: properties)
   }
 
-  private init(
-    mapping: TableMapping, ignored: Set<String>, mapped: (any RowMapped.Type)?, slots: ColumnMap?,
-    dateFormats: [ColumnDateForm?], undeclaredDates: [Bool], keepsText: [Bool]
-  ) {
-    self.dateFormats = dateFormats
-    self.keepsText = keepsText
-    self.undeclaredDates = undeclaredDates
-    self.mapping = mapping
-    self.ignored = ignored
-    self.mapped = mapped
-    self.slots = slots
-    // Writes give a value to every property but those of generated (or hidden) columns:
-    // the written ones bind parameters 1, 2, ... in order; the others bind none (-1).
-    let written = mapping.writtenPositions
-    writtenPositions = written
-    var parameterOf = [Int](repeating: -1, count: mapping.properties.count)
-    for (ordinal, position) in written.enumerated() { parameterOf[position] = ordinal + 1 }
-    self.parameters = slots.map {
-      ColumnMap(
-        indexes: ContiguousArray($0.indexes.map { $0 < 0 ? $0 + 1 : parameterOf[$0] }),
-        names: $0.names, available: [])
-    }
-    let names = mapping.properties
-    valueList = ValueList(count: names.count)
-    let quoted = mapping.columns.map(SQLIdentifier.quote)
-    let keySet = Set(mapping.keyProperties)
-    keyPositions = mapping.keyProperties.compactMap { names.firstIndex(of: $0) }
-    // A column of the table's own key, when the model keys rows by another, is written by
-    // an insert but never updated.
-    otherPositions = names.indices.filter {
-      !keySet.contains(names[$0]) && !mapping.identityProperties.contains(names[$0])
-        && !mapping.readOnly[$0]
-    }
-    encoder = RowEncoder(columns: names)
-    quotedName = SQLIdentifier.quote(mapping.table)
-
-    let columnList = written.map { quoted[$0] }.joined(separator: ", ")
-    // A NULL for a NOT NULL column with a DEFAULT means the default: an insert writes
-    // the default expression (as SQLite would for a column left out), an update keeps the
-    // stored value. So one statement serves every model, whichever properties are nil.
-    let defaults = mapping.notNullDefaults
-    let placeholders = written.map { index in
-      defaults[index].map { "coalesce(?, " + $0 + ")" } ?? "?"
-    }.joined(separator: ", ")
-    insertSQL = "INSERT INTO " + quotedName + " (" + columnList + ") VALUES (" + placeholders + ")"
-    let keyList = keyPositions.map { quoted[$0] }.joined(separator: ", ")
-    let assignments = otherPositions.map { index in
-      let value =
-        defaults[index] == nil
-        ? "excluded." + quoted[index]
-        : "coalesce(?" + String(parameterOf[index]) + ", " + quoted[index] + ")"
-      return quoted[index] + " = "
-        + (keepsText[index] ? Self.keepingText(value, of: quoted[index]) : value)
-    }
-    upsertSQL =
-      insertSQL + " ON CONFLICT (" + keyList + ") "
-      + (assignments.isEmpty
-        ? "DO NOTHING" : "DO UPDATE SET " + assignments.joined(separator: ", "))
+  /// The table a blueprint describes: made anew, with no statement prepared yet.
+  init(_ blueprint: Blueprint) {
+    self.blueprint = blueprint
+    mapping = blueprint.mapping
+    ignored = blueprint.ignored
+    mapped = blueprint.mapped
+    slots = blueprint.slots
+    parameters = blueprint.parameters
+    writtenPositions = blueprint.writtenPositions
+    keyPositions = blueprint.keyPositions
+    otherPositions = blueprint.otherPositions
+    dateFormats = blueprint.dateFormats
+    undeclaredDates = blueprint.undeclaredDates
+    keepsText = blueprint.keepsText
+    quotedName = blueprint.quotedName
+    insertSQL = blueprint.insertSQL
+    upsertSQL = blueprint.upsertSQL
   }
 
   /// `"column" = ?`, or for a NOT NULL column with a default, which a NULL leaves as it
@@ -218,7 +183,7 @@
     dateFormatsResolved = true
     guard dateFormats.contains(where: { $0.map { !$0.isStandard } ?? false }) else { return }
     encodedDateFormats = dateFormats
-    encoder.dateFormats = dateFormats
+    madeEncoder?.dateFormats = dateFormats
     positionDateFormats = slots.map { ContiguousArray($0.indexes.map { dateFormats[$0] }) }
   }
 
@@ -316,6 +281,15 @@
     } else {
       try encoder.encode(model)
     }
+  }
+
+  /// The encoder of ``encode(_:)`` (see ``madeEncoder``).
+  var encoder: RowEncoder {
+    if let madeEncoder { return madeEncoder }
+    let encoder = RowEncoder(columns: mapping.properties)
+    if !encodedDateFormats.isEmpty { encoder.dateFormats = encodedDateFormats }
+    madeEncoder = encoder
+    return encoder
   }
 
   /// The values of the model last given to ``encode(_:)``, one per property.

@@ -108,6 +108,37 @@ final class TargetRotationTests: SQLiteTestCase {
     try rotating.close()
   }
 
+  func testARecordAnotherConnectionRewroteBetweenPassesIsReadAgainThoughTheSchemaStands() throws {
+    let targets = 300  // more than a connection keeps checked: each pass checks every table
+    try db.transaction { db in
+      for target in 0..<targets { try db.createTable(for: ChatLine.self, target: "chat\(target)") }
+    }
+    let rotating = try Connection(path: databasePath)
+    func pass(_ number: Int) throws {
+      try rotating.transaction { db in
+        for target in 0..<targets {
+          try db.save(ChatLine(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
+        }
+      }
+    }
+    let typesSQL = "SELECT swift_types FROM swiftlite_schema WHERE table_name = 'ChatLine_chat7'"
+    try pass(0)
+    try pass(1)  // each table checked again, as worked out before
+    let recorded = try XCTUnwrap(try rotating.scalar(String.self, typesSQL))
+    let version = try rotating.scalar(Int.self, "PRAGMA schema_version")
+    // Another connection makes the record one of a release before Swift types were
+    // recorded: a row changes, the schema does not.
+    try openSecondConnection().execute(
+      "UPDATE swiftlite_schema SET swift_types = NULL WHERE table_name = 'ChatLine_chat7'")
+    XCTAssertEqual(try rotating.scalar(Int.self, "PRAGMA schema_version"), version)
+    try pass(2)
+    // The first write after the change completed the record again: the record was read,
+    // not taken from what the connection had worked out before.
+    XCTAssertEqual(try rotating.scalar(String.self, typesSQL), recorded)
+    XCTAssertEqual(try rotating.findAll(ChatLine.self, target: "chat7").count, 3)
+    try rotating.close()
+  }
+
   /// Whether a traced statement reads the schema: `sqlite_schema`, a schema pragma, or
   /// SwiftLite's record table. Lines SQLite reports as `-- ...` are the inner steps of the
   /// statement before them (the pragmas a table-valued `pragma_...` function runs).
