@@ -1,0 +1,155 @@
+import SwiftLite
+import XCTest
+
+// Review probes of this session's Codable paths: keys bound straight to the statement in
+// the order a model encodes them, and the key order a decoder learns from the first row.
+
+/// Encodes its keys in a different order on each call, and skips `note` when it is empty.
+private final class ShufflingCounter: @unchecked Sendable {
+  var calls = 0
+}
+private let shuffling = ShufflingCounter()
+
+private struct RPShuffled: Model, Equatable {
+  var id: Int64
+  var name: String
+  var count: Int
+  var note: String?
+  static let primaryKey = ["id"]
+
+  enum CodingKeys: String, CodingKey { case id, name, count, note }
+
+  init(id: Int64, name: String, count: Int, note: String?) {
+    (self.id, self.name, self.count, self.note) = (id, name, count, note)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    shuffling.calls += 1
+    if shuffling.calls % 2 == 0 {
+      if let note { try container.encode(note, forKey: .note) }
+      try container.encode(count, forKey: .count)
+      try container.encode(name, forKey: .name)
+      try container.encode(id, forKey: .id)
+    } else {
+      try container.encode(id, forKey: .id)
+      try container.encode(name, forKey: .name)
+      if let note { try container.encode(note, forKey: .note) }
+      try container.encode(count, forKey: .count)
+    }
+  }
+}
+
+/// Decodes `a` or `b` depending on `kind`: the keys asked for differ from row to row.
+private struct RPBranching: Model, Equatable {
+  var id: Int64
+  var kind: String
+  var a: Int?
+  var b: String?
+  static let primaryKey = ["id"]
+
+  enum CodingKeys: String, CodingKey { case id, kind, a, b }
+
+  init(id: Int64, kind: String, a: Int?, b: String?) {
+    (self.id, self.kind, self.a, self.b) = (id, kind, a, b)
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    kind = try container.decode(String.self, forKey: .kind)
+    if kind == "a" {
+      a = try container.decode(Int.self, forKey: .a)
+      b = nil
+    } else {
+      b = try container.decode(String.self, forKey: .b)
+      a = nil
+    }
+    id = try container.decode(Int64.self, forKey: .id)
+  }
+}
+
+/// A key encoded twice: the last value is the one stored, also when it is nil.
+private struct RPTwice: Model, Equatable {
+  var id: Int64
+  var value: Int?
+  static let primaryKey = ["id"]
+  enum CodingKeys: String, CodingKey { case id, value }
+  init(id: Int64, value: Int?) { (self.id, self.value) = (id, value) }
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int64.self, forKey: .id)
+    value = try container.decodeIfPresent(Int.self, forKey: .value)
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(999, forKey: .value)
+    try container.encodeIfPresent(value, forKey: .value)
+    if value == nil { try container.encodeNil(forKey: .value) }
+  }
+}
+
+/// Properties declared in another order than the table's columns, with an Int8.
+private struct RPNarrow: Model, Equatable {
+  var small: Int8
+  var id: Int64
+  static let tableName = "RPNarrowTable"
+  static let primaryKey = ["id"]
+}
+
+final class ReviewProbes21RecordsTests: SQLiteTestCase {
+  /// Pins: a model that encodes its keys in another order each call, and skips one, is
+  /// stored as it is every time (keys bound straight to the statement).
+  func testAModelEncodingKeysInAnotherOrderEachCallIsStoredAsItIs() throws {
+    let models = (1...6).map {
+      RPShuffled(id: $0, name: "n\($0)", count: Int($0) * 10, note: $0 % 3 == 0 ? nil : "x\($0)")
+    }
+    try db.save(models)
+    for model in models { try db.save(model) }
+    XCTAssertEqual(try db.findAll(RPShuffled.self, orderBy: "id"), models)
+    // A model saved after one with a note: its skipped note must be NULL, not the last one.
+    try db.save(RPShuffled(id: 1, name: "n1", count: 10, note: nil))
+    XCTAssertNil(try db.find(RPShuffled.self, id: 1)?.note)
+  }
+
+  /// Pins: a decoder whose rows ask for different keys reads each row right, from a query
+  /// whose columns come in another order, with one the model does not know.
+  func testADecoderAskingForOtherKeysRowByRowReadsEachRow() throws {
+    try db.execute(
+      "CREATE TABLE RPBranching (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, a INTEGER, b TEXT)")
+    try db.execute(
+      "INSERT INTO RPBranching VALUES (1, 'a', 1, NULL), (2, 'b', NULL, 'two'), "
+        + "(3, 'a', 3, NULL), (4, 'b', NULL, 'four')")
+    let models = [
+      RPBranching(id: 1, kind: "a", a: 1, b: nil), RPBranching(id: 2, kind: "b", a: nil, b: "two"),
+      RPBranching(id: 3, kind: "a", a: 3, b: nil), RPBranching(id: 4, kind: "b", a: nil, b: "four"),
+    ]
+    XCTAssertEqual(
+      try db.fetchAll(RPBranching.self, SQL("SELECT * FROM RPBranching ORDER BY id")), models)
+    XCTAssertEqual(
+      try db.fetchAll(
+        RPBranching.self, SQL("SELECT b, 'x' AS extra, id, a, kind FROM RPBranching ORDER BY id")),
+      models)
+  }
+
+  /// Pins: a key encoded twice stores the last value, NULL included.
+  func testAKeyEncodedTwiceStoresTheLastValue() throws {
+    try db.save([RPTwice(id: 1, value: 5), RPTwice(id: 2, value: nil)])
+    XCTAssertEqual(
+      try db.findAll(RPTwice.self, orderBy: "id"),
+      [RPTwice(id: 1, value: 5), RPTwice(id: 2, value: nil)])
+  }
+
+  /// A value too large for an Int8 property, written by another program: a typed error
+  /// naming the column, never a truncated value.
+  func testAnInt8PropertyRefusesAStoredValueItCannotHold() throws {
+    try db.save(RPNarrow(small: 1, id: 1))
+    try db.execute("UPDATE RPNarrowTable SET small = 300 WHERE id = 1")
+    XCTAssertThrowsError(try db.find(RPNarrow.self, id: 1))
+    XCTAssertThrowsError(try db.findAll(RPNarrow.self))
+    try db.execute("UPDATE RPNarrowTable SET small = '7x' WHERE id = 1")
+    XCTAssertThrowsError(try db.find(RPNarrow.self, id: 1))
+    try db.execute("UPDATE RPNarrowTable SET small = 2.5 WHERE id = 1")
+    XCTAssertThrowsError(try db.find(RPNarrow.self, id: 1))
+  }
+}
