@@ -94,4 +94,60 @@ final class ReviewProbes21AccessTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "deadlocked")
     XCTAssertEqual(result.value, 1)
   }
+
+  /// Pins: a row read in place inside a queue's closure, read as Int on another thread
+  /// while the closure still runs, throws `.misuse` (the inlined INTEGER read included);
+  /// on a plain connection, a row read after its statement stepped on throws too. The
+  /// first part fails, as before this session: a cached statement (`forEachRow(_:_:_:)`)
+  /// gets no owner, so its rows skip the thread check that `Row` documents.
+  func testARowReadInPlaceOnAnotherThreadOrAfterTheNextStepThrowsMisuse() throws {
+    let queue = try DatabaseQueue(path: path("rows.sqlite"))
+    try queue.write { db in
+      try db.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (7), (8)")
+    }
+    let outcome = Locked<String?>(nil)
+    try queue.read { db in
+      try db.forEachRow("SELECT x, CAST(x AS TEXT) FROM t") { row in
+        guard outcome.value == nil else { return }
+        XCTAssertEqual(try row.get(Int.self, at: 0), 7)
+        let kept = Unchecked(row)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+          let text: String
+          do {
+            text = "read \(try kept.value.get(String.self, at: 1))"
+          } catch let error as SQLiteError {
+            text = error.code == .misuse ? "misuse" : "other \(error)"
+          } catch {
+            text = "other \(error)"
+          }
+          outcome.mutate { $0 = text }
+          done.signal()
+        }.start()
+        done.wait()
+      }
+    }
+    XCTAssertEqual(outcome.value, "misuse")
+    try queue.close()
+    try plainConnectionRowAfterTheNextStep()
+  }
+
+  private func plainConnectionRowAfterTheNextStep() throws {
+
+    let db = try Connection(path: path("plain.sqlite"))
+    try db.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (7), (8)")
+    do {
+      let statement = try db.prepare("SELECT x FROM t")
+      XCTAssertTrue(try statement.step())
+      let first = statement.row
+      XCTAssertEqual(try first.get(Int.self, at: 0), 7)
+      XCTAssertTrue(try statement.step())
+      XCTAssertThrowsError(try first.get(Int.self, at: 0)) { error in
+        XCTAssertEqual((error as? SQLiteError)?.code, .misuse, "\(error)")
+      }
+      XCTAssertThrowsError(try first.get(Int64.self, at: 0))
+      statement.reset()
+    }
+    try db.close()
+  }
 }
