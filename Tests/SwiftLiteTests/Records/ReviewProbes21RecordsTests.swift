@@ -97,6 +97,24 @@ private struct RPNarrow: Model, Equatable {
   static let primaryKey = ["id"]
 }
 
+/// Every common kind of property, bound straight to the statement by a save.
+private struct RPKinds: Model, Equatable {
+  enum Mood: String, Codable, SQLiteValueConvertible, CaseIterable { case calm, busy }
+  struct Place: Codable, Equatable {
+    var city: String
+    var floor: Int
+  }
+  var id: Int64
+  var flag: Bool
+  var when: Date
+  var bytes: Data
+  var mood: Mood
+  var place: Place
+  var big: UInt64
+  var maybe: Place?
+  static let primaryKey = ["id"]
+}
+
 final class ReviewProbes21RecordsTests: SQLiteTestCase {
   /// Pins: a model that encodes its keys in another order each call, and skips one, is
   /// stored as it is every time (keys bound straight to the statement).
@@ -151,5 +169,27 @@ final class ReviewProbes21RecordsTests: SQLiteTestCase {
     XCTAssertThrowsError(try db.find(RPNarrow.self, id: 1))
     try db.execute("UPDATE RPNarrowTable SET small = 2.5 WHERE id = 1")
     XCTAssertThrowsError(try db.find(RPNarrow.self, id: 1))
+  }
+
+  /// Pins: a save that fails half-way through binding (a UInt64 above Int64.max, bound
+  /// after other columns) leaves nothing behind for the next save through the same
+  /// statement; Bool, Date, Data, enums and nested JSON round-trip.
+  func testAFailedSaveLeavesNothingForTheNextAndEveryKindRoundTrips() throws {
+    let when = Date(timeIntervalSince1970: 1_700_000_000.5)
+    let first = RPKinds(
+      id: 1, flag: true, when: when, bytes: Data([0, 1, 2]), mood: .busy,
+      place: .init(city: "Oslo", floor: 3), big: 7, maybe: .init(city: "Rome", floor: 1))
+    try db.save(first)
+    var bad = first
+    bad.id = 2
+    bad.flag = false
+    bad.big = .max
+    bad.maybe = nil
+    XCTAssertThrowsError(try db.save(bad))
+    let second = RPKinds(
+      id: 3, flag: false, when: when, bytes: Data(), mood: .calm,
+      place: .init(city: "Lima", floor: 0), big: 0, maybe: nil)
+    try db.save(second)
+    XCTAssertEqual(try db.findAll(RPKinds.self, orderBy: "id"), [first, second])
   }
 }

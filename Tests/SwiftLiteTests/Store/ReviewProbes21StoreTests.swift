@@ -285,4 +285,28 @@ final class ReviewProbes21StoreTests: SQLiteTestCase {
     XCTAssertEqual(try rotating.findAll(RPLine.self, target: "t299").count, 3)
     try rotating.close()
   }
+
+  /// Another connection drops the table whose row is last in `sqlite_schema` and makes a
+  /// new one, which takes the same rowid: a connection that knew the old one must find
+  /// the new one (and its row), and see the old one missing.
+  func testANewTableTakingADroppedTablesRowidIsFound() throws {
+    let first = try Connection(path: databasePath)
+    for target in 0..<10 {
+      try first.save(RPLine(id: 0, text: "a"), target: "t\(target)")
+    }
+    XCTAssertEqual(try first.findAll(RPLine.self, target: "t9").count, 1)
+    XCTAssertEqual(try first.findAll(RPLine.self, target: "new").count, 0)
+    let last = try XCTUnwrap(
+      try first.scalar(String.self, "SELECT name FROM sqlite_schema ORDER BY rowid DESC LIMIT 1"))
+    let other = try openSecondConnection()
+    try other.execute(
+      "DROP TABLE \"\(last)\"; CREATE TABLE \"RPLine_new\" (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
+        + " INSERT INTO \"RPLine_new\" VALUES (1, 'b')")
+    let newRowID = try other.scalar(Int.self, "SELECT rowid FROM sqlite_schema WHERE name = 'RPLine_new'")
+    try other.close()
+    XCTAssertEqual(try first.findAll(RPLine.self, target: "new"), [RPLine(id: 1, text: "b")], "rowid \(String(describing: newRowID)), dropped \(last)")
+    try first.save(RPLine(id: 2, text: "c"), target: "new")
+    XCTAssertEqual(try first.findAll(RPLine.self, target: "new").count, 2)
+    try first.close()
+  }
 }
