@@ -115,6 +115,23 @@ private struct RPKinds: Model, Equatable {
   static let primaryKey = ["id"]
 }
 
+/// Two model types over one table, their properties declared in other orders.
+private struct RPSharedA: Model, Equatable {
+  var id: Int64
+  var name: String
+  var count: Int
+  static let tableName = "RPShared"
+  static let primaryKey = ["id"]
+}
+
+private struct RPSharedB: Model, Equatable {
+  var count: Int
+  var name: String
+  var id: Int64
+  static let tableName = "RPShared"
+  static let primaryKey = ["id"]
+}
+
 final class ReviewProbes21RecordsTests: SQLiteTestCase {
   /// Pins: a model that encodes its keys in another order each call, and skips one, is
   /// stored as it is every time (keys bound straight to the statement).
@@ -191,5 +208,22 @@ final class ReviewProbes21RecordsTests: SQLiteTestCase {
       place: .init(city: "Lima", floor: 0), big: 0, maybe: nil)
     try db.save(second)
     XCTAssertEqual(try db.findAll(RPKinds.self, orderBy: "id"), [first, second])
+  }
+
+  /// Pins: two model types sharing a table, properties in other orders, written and read
+  /// alternately: each reads what the other wrote.
+  func testTwoModelTypesSharingATableInOtherOrders() throws {
+    for id in Int64(1)...6 {
+      if id % 2 == 0 {
+        try db.save(RPSharedA(id: id, name: "a\(id)", count: Int(id) * 10))
+      } else {
+        try db.save(RPSharedB(count: Int(id) * 10, name: "b\(id)", id: id))
+      }
+    }
+    let asA = try db.findAll(RPSharedA.self, orderBy: "id")
+    let asB = try db.findAll(RPSharedB.self, orderBy: "id")
+    XCTAssertEqual(asA.map(\.count), [10, 20, 30, 40, 50, 60])
+    XCTAssertEqual(asB.map(\.name), ["b1", "a2", "b3", "a4", "b5", "a6"])
+    XCTAssertEqual(try db.find(RPSharedB.self, id: 4)?.count, 40)
   }
 }

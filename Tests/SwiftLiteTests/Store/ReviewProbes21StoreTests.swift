@@ -302,9 +302,12 @@ final class ReviewProbes21StoreTests: SQLiteTestCase {
     try other.execute(
       "DROP TABLE \"\(last)\"; CREATE TABLE \"RPLine_new\" (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
         + " INSERT INTO \"RPLine_new\" VALUES (1, 'b')")
-    let newRowID = try other.scalar(Int.self, "SELECT rowid FROM sqlite_schema WHERE name = 'RPLine_new'")
+    let newRowID = try other.scalar(
+      Int.self, "SELECT rowid FROM sqlite_schema WHERE name = 'RPLine_new'")
     try other.close()
-    XCTAssertEqual(try first.findAll(RPLine.self, target: "new"), [RPLine(id: 1, text: "b")], "rowid \(String(describing: newRowID)), dropped \(last)")
+    XCTAssertEqual(
+      try first.findAll(RPLine.self, target: "new"), [RPLine(id: 1, text: "b")],
+      "rowid \(String(describing: newRowID)), dropped \(last)")
     try first.save(RPLine(id: 2, text: "c"), target: "new")
     XCTAssertEqual(try first.findAll(RPLine.self, target: "new").count, 2)
     try first.close()
