@@ -93,6 +93,9 @@ extension Connection {
       statement.transactionGuard = transactionGuard
       cache.insert(statement)
     }
+    // A row read in place escapes the closure (to another thread, say) as easily from a
+    // cached statement as from a prepared one: its reads check the owner's thread too.
+    if statement.owner !== owner { statement.owner = owner }
     statement.isInUse = true
     // Where activity is tracked (an observed or cached database), the statement's tables
     // are noted: read now, written when it changed rows.
