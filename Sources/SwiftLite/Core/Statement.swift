@@ -190,8 +190,13 @@ public final class Statement {
   /// other thread can hold the connection).
   func resetNow() {
     rowNumber = 0
+    reachedEnd = false
     sqlite3_reset(handle)
   }
+
+  /// Whether the last step found no more rows, and the statement was not reset since: a
+  /// reader that must not start the rows over (SQLite would, on the next step) asks this.
+  @usableFromInline @exclusivity(unchecked) private(set) var reachedEnd = false
 
   /// Set in the number a row read in place keeps when a queue or pool owns the connection:
   /// such a row never passes the one comparison with ``rowNumber`` that rows of other
@@ -263,6 +268,7 @@ public final class Statement {
       code = sqlite3_step(handle)
     }
     if code == SQLITE_ROW {
+      reachedEnd = false
       rowsReached &+= 1
       rowNumber = rowsReached
       // A re-prepare (after a schema change) may have changed the result columns.
@@ -273,7 +279,11 @@ public final class Statement {
       }
       return true
     }
-    if code == SQLITE_DONE { return false }
+    if code == SQLITE_DONE {
+      reachedEnd = true
+      return false
+    }
+    reachedEnd = false
     throw SQLiteError.stepFailed(code, handle, sql: sql)
   }
 

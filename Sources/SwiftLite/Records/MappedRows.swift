@@ -19,11 +19,13 @@ public struct MappedRows {
   /// of an eager load; `0` when unknown.
   @usableFromInline var expectedCount: Int { keys?.lastRunLength ?? 0 }
 
-  /// Steps to the next row and returns it (valid until the next call), or `nil` at the end.
+  /// Steps to the next row and returns it (valid until the next call), or `nil` at the end,
+  /// and `nil` again for every call after that: the rows are not started over.
   /// - Throws: `SQLiteError` when a step fails.
   @inlinable public func next() throws -> MappedRow? {
     // A row per step: one kept from an earlier step cannot read this one's values.
-    let more = try keys.map { try $0.step(statement) } ?? statement.step()
+    let more =
+      try keys.map { try $0.step(statement) } ?? (!statement.reachedEnd && statement.step())
     return more ? MappedRow(row: statement.row, columns: columns) : nil
   }
 }
