@@ -20,16 +20,26 @@ enum EagerKey: Hashable {
       // An INTEGER key, the common case, read without the general path.
       if let number = row.integer(at: first) { return .one(.integer(number)) }
       let value = try row[first]
-      return value.isNull ? nil : .one(value)
+      return value.isNull ? nil : .one(compared(value))
     }
     var values: [SQLiteValue] = []
     values.reserveCapacity(count)
     for index in first..<(first + count) {
       let value = try row[index]
       if value.isNull { return nil }
-      values.append(value)
+      values.append(compared(value))
     }
     return .several(values)
+  }
+
+  /// The value as SQLite's `=` compares it: a REAL with an integer value equals that
+  /// INTEGER (`1.0 = 1`), so a child whose key another program stored as `1.0` belongs to
+  /// parent `1`. Other values compare by class and bytes.
+  private static func compared(_ value: SQLiteValue) -> SQLiteValue {
+    if case .real(let number) = value, let integer = Int64(exactly: number) {
+      return .integer(integer)
+    }
+    return value
   }
 }
 
@@ -54,6 +64,10 @@ enum EagerKey: Hashable {
   private var pending = false
   /// The statement has no more rows.
   private(set) var finished = false
+  /// When grouping: the group handed out has ended (or the rows have), and until
+  /// ``beginGroup()`` every step says so: a `models(from:)` that asks again after the end
+  /// of its group must not get the next group's first row.
+  private var groupEnded = false
   /// The number of rows handed out so far.
   private(set) var handedOut = 0
   /// When grouping: the number of rows of the last group that ended, `0` before the first.
@@ -78,6 +92,9 @@ enum EagerKey: Hashable {
     return true
   }
 
+  /// Lets the next step hand out the next group's rows (see ``step(_:)``).
+  func beginGroup() { groupEnded = false }
+
   /// The INTEGER of a one-column `current`, for the quick comparison of ``step(_:)``.
   private var currentNumber: Int64?
 
@@ -97,6 +114,7 @@ enum EagerKey: Hashable {
   /// - Throws: `SQLiteError` when the step fails; `DecodingError` for an unreadable key.
   @usableFromInline func step(_ statement: Statement) throws -> Bool {
     if grouping {
+      if groupEnded { return false }
       if pending {
         pending = false
         handedOut += 1
@@ -104,6 +122,7 @@ enum EagerKey: Hashable {
       }
       guard !finished, try statement.step() else {
         finished = true
+        groupEnded = true
         endRun()
         return false
       }
@@ -119,10 +138,11 @@ enum EagerKey: Hashable {
       }
       setCurrent(key)
       pending = true
+      groupEnded = true
       endRun()
       return false
     }
-    guard try statement.step() else {
+    guard !finished, try statement.step() else {
       finished = true
       return false
     }

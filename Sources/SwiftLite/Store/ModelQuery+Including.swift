@@ -264,18 +264,14 @@ extension Connection {
   ) throws -> ([M], [EagerKey?]) {
     let keys = RowKeys(first: statement.columnCount - keyCount, count: keyCount, grouping: false)
     if let mapped = table.mapped {
+      // Row by row, each model with its own row's key: a `models(from:)` of the model's
+      // own may skip rows or return its models in another order.
       let columns = table.readColumns(of: statement)
-      let models = try mapped.readAll(statement, columns: columns, keys: keys, as: M.self)
-      if models.count == keys.keys.count { return (models, keys.keys) }
-      // A `models(from:)` of the model's own that skipped rows: read again, row by row.
-      statement.reset()
-      var all: [M] = []
-      var rowKeys: [EagerKey?] = []
-      while try statement.step() {
-        all.append(try mapped.readRow(statement.row, columns: columns, as: M.self))
-        rowKeys.append(try EagerKey.key(in: statement.row, first: keys.first, count: keyCount))
+      var models: [M] = []
+      while try keys.step(statement) {
+        models.append(try mapped.readRow(statement.row, columns: columns, as: M.self))
       }
-      return (all, rowKeys)
+      return (models, keys.keys)
     }
     let decoder = RowDecoder(ignoredProperties: table.ignored, readingInPlace: statement)
     var models: [M] = []
@@ -303,6 +299,7 @@ extension Connection {
     while !keys.finished {
       let key = keys.current
       let handedOut = keys.handedOut
+      keys.beginGroup()
       if let mapped, let columns {
         body(key, try mapped.readAll(statement, columns: columns, keys: keys, as: M.self))
       } else if let decoder {
