@@ -2,8 +2,8 @@ import Foundation
 import SwiftLite
 import XCTest
 
-// Review probes of this session's eager loading (keys grouped by one value, runs read
-// through buffers) and per-target tables' blueprints (kept past the cache of checked
+// Eager loading (keys grouped by one value, runs read through buffers, models' own
+// models(from:)) and per-target tables' blueprints (kept past the cache of checked
 // tables, reused while the table's description is the same reading).
 
 private struct RPLine: Model, Equatable {
@@ -96,7 +96,7 @@ private struct RPSortedOwner: Model, RowMapped, Equatable {
   }
 }
 
-final class ReviewProbes21StoreTests: SQLiteTestCase {
+final class EagerLoadingEdgeCasesTests: SQLiteTestCase {
   /// Pins: TEXT keys that differ only in Unicode normalization are two parents (SQLite
   /// compares bytes), each with its own children, with and without a per-parent limit.
   func testTextKeysDifferingOnlyInNormalizationAreTwoParents() throws {
@@ -139,7 +139,7 @@ final class ReviewProbes21StoreTests: SQLiteTestCase {
   /// Children whose key column, in a table another program made without a type, holds
   /// REAL 1.0 for INTEGER parent 1: SQLite's IN matches them (1.0 = 1), so the parent's
   /// children must include them rather than being dropped after the query found them.
-  /// Fails, as before this session (the grouping compares storage classes).
+  /// The grouping compares keys as SQLite's `=` does.
   func testChildrenKeyedByREALOneBelongToINTEGERParentOne() throws {
     try db.execute(
       "CREATE TABLE RPOwner (id INTEGER PRIMARY KEY); "
@@ -156,8 +156,7 @@ final class ReviewProbes21StoreTests: SQLiteTestCase {
 
   /// A `models(from:)` that asks `next()` again after the `nil` that ended its rows: an
   /// eager load reading a group must keep answering `nil`, not hand out the next group's
-  /// first row (which then belongs to the wrong parent and is lost to its own). Fails on
-  /// this branch: `RowKeys.step(_:)` hands out the pending row of the next group.
+  /// first row (which then belongs to the wrong parent and is lost to its own).
   func testAModelsFromThatAsksAgainAfterTheEndKeepsEachChildWithItsParent() throws {
     try db.save((1...3).map { RPOwner(id: $0) })
     try db.save([
@@ -171,7 +170,7 @@ final class ReviewProbes21StoreTests: SQLiteTestCase {
 
   /// A parent's own `models(from:)` that returns its models in another order: each parent
   /// must still come with its own children (the keys are those of the rows, in row order).
-  /// Fails on this branch: `readKeyed` pairs the n-th model with the n-th row's key.
+  /// Parents are read row by row, each with its own row's key.
   func testAParentsModelsFromInAnotherOrderKeepsEachParentWithItsChildren() throws {
     try db.save((1...3).map { RPOwner(id: $0) })
     try db.save([
@@ -187,8 +186,8 @@ final class ReviewProbes21StoreTests: SQLiteTestCase {
   }
 
   /// The same `models(from:)` for a plain read: after the end, `next()` must stay `nil`
-  /// rather than run the statement again from its first row. Fails, as before this
-  /// session: `MappedRows.next()` steps a statement past its end, which SQLite restarts.
+  /// rather than run the statement again from its first row (SQLite starts a statement
+  /// over when stepped past its end).
   func testAModelsFromThatAsksAgainAfterTheEndReadsEachRowOnce() throws {
     try db.save((1...3).map { RPOwner(id: $0) })
     try db.save([
@@ -260,7 +259,7 @@ final class ReviewProbes21StoreTests: SQLiteTestCase {
   /// Pins: a VACUUM by another connection between passes of a rotation past the cache:
   /// the next pass writes every table. (A UNIQUE index another connection adds to a
   /// managed table is dropped by the next save with or without rotation: the managed
-  /// tables' policy, not this session's.)
+  /// tables' policy.)
   func testAVacuumByAnotherConnectionBetweenPasses() throws {
     let targets = 300
     try db.transaction { db in

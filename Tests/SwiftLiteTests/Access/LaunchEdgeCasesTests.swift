@@ -3,11 +3,11 @@ import Foundation
 import SwiftLite
 import XCTest
 
-// Review probes of this session's launch work: opening through the schema read and the
-// foreign-key flag without a statement, the migrator's one-statement pending check, and the
-// thread-local mark of the queue that runs a closure.
+// Opening a file through the schema read and the foreign-key flag without a statement, the
+// migrator's one-statement pending check, the thread mark of the queue that runs a closure,
+// and rows read in place on another thread.
 
-final class ReviewProbes21AccessTests: TemporaryDirectoryTestCase {
+final class LaunchEdgeCasesTests: TemporaryDirectoryTestCase {
   /// Pins: a file of garbage bytes fails to open as not a database, for a connection, a
   /// queue and a pool, and is left as it was.
   func testAGarbageFileFailsToOpenEveryWay() throws {
@@ -98,8 +98,8 @@ final class ReviewProbes21AccessTests: TemporaryDirectoryTestCase {
   /// Pins: a row read in place inside a queue's closure, read as Int on another thread
   /// while the closure still runs, throws `.misuse` (the inlined INTEGER read included);
   /// on a plain connection, a row read after its statement stepped on throws too. The
-  /// first part fails, as before this session: a cached statement (`forEachRow(_:_:_:)`)
-  /// gets no owner, so its rows skip the thread check that `Row` documents.
+  /// first part holds for a cached statement (`forEachRow(_:_:_:)`) too, whose rows read
+  /// the owner's thread like those of a prepared one.
   func testARowReadInPlaceOnAnotherThreadOrAfterTheNextStepThrowsMisuse() throws {
     let queue = try DatabaseQueue(path: path("rows.sqlite"))
     try queue.write { db in
@@ -110,17 +110,13 @@ final class ReviewProbes21AccessTests: TemporaryDirectoryTestCase {
       try db.forEachRow("SELECT x, CAST(x AS TEXT) FROM t") { row in
         guard outcome.value == nil else { return }
         XCTAssertEqual(try row.get(Int.self, at: 0), 7)
-        let kept = Unchecked(row)
+        // The box holds the only reference to the row, and the thread lets it go before it
+        // signals: the statement is not kept alive past the closure.
+        let kept = Locked<Unchecked<Row>?>(Unchecked(row))
         let done = DispatchSemaphore(value: 0)
         Thread {
-          let text: String
-          do {
-            text = "read \(try kept.value.get(String.self, at: 1))"
-          } catch let error as SQLiteError {
-            text = error.code == .misuse ? "misuse" : "other \(error)"
-          } catch {
-            text = "other \(error)"
-          }
+          let text = Self.readText(kept)
+          kept.mutate { $0 = nil }
           outcome.mutate { $0 = text }
           done.signal()
         }.start()
@@ -130,6 +126,18 @@ final class ReviewProbes21AccessTests: TemporaryDirectoryTestCase {
     XCTAssertEqual(outcome.value, "misuse")
     try queue.close()
     try plainConnectionRowAfterTheNextStep()
+  }
+
+  /// Reads column 1 of the kept row as text, or says how it failed.
+  private static func readText(_ kept: Locked<Unchecked<Row>?>) -> String {
+    do {
+      guard let row = kept.value?.value else { return "no row" }
+      return "read \(try row.get(String.self, at: 1))"
+    } catch let error as SQLiteError {
+      return error.code == .misuse ? "misuse" : "other \(error)"
+    } catch {
+      return "other \(error)"
+    }
   }
 
   private func plainConnectionRowAfterTheNextStep() throws {

@@ -1,11 +1,10 @@
 import SwiftLite
 import XCTest
 
-// Review probes of this session's row reading: storage classes other than INTEGER in an
-// INTEGER column, buffers that switch to keeping classes mid-way, and a lookup's row kept
-// while the statement's spare buffer is reused.
+// Storage classes other than INTEGER in an INTEGER column, buffers that switch to keeping
+// classes mid-way, and a lookup's row kept while the statement's spare buffer is reused.
 
-final class ReviewProbes21CoreTests: SQLiteTestCase {
+final class RowStorageEdgeCasesTests: SQLiteTestCase {
   override func setUpWithError() throws {
     try super.setUpWithError()
     try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, s TEXT)")

@@ -1,8 +1,9 @@
 import SwiftLite
 import XCTest
 
-// Review probes of this session's Codable paths: keys bound straight to the statement in
-// the order a model encodes them, and the key order a decoder learns from the first row.
+// Keys bound straight to the statement in the order a model encodes them, and the key
+// order a decoder learns from the first row: models that change it, skip keys or repeat
+// them.
 
 /// Encodes its keys in a different order on each call, and skips `note` when it is empty.
 private final class ShufflingCounter: @unchecked Sendable {
@@ -132,7 +133,7 @@ private struct RPSharedB: Model, Equatable {
   static let primaryKey = ["id"]
 }
 
-final class ReviewProbes21RecordsTests: SQLiteTestCase {
+final class CodableKeyOrderTests: SQLiteTestCase {
   /// Pins: a model that encodes its keys in another order each call, and skips one, is
   /// stored as it is every time (keys bound straight to the statement).
   func testAModelEncodingKeysInAnotherOrderEachCallIsStoredAsItIs() throws {
