@@ -110,11 +110,11 @@ final class DocExamplesTests: XCTestCase {
   func testAPIConnectionBackup01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionBackup01) }
   /// Sources/SwiftLite/Core/Connection+Changesets.swift, line 17.
   func testAPIConnectionChangesets01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionChangesets01) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 166.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 169.
   func testAPIConnectionExecution01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution01) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 233.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 247.
   func testAPIConnectionExecution02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution02) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 264.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 284.
   func testAPIConnectionExecution03() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution03) }
   /// Sources/SwiftLite/Core/Connection+Functions.swift, line 11.
   func testAPIConnectionFunctions01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionFunctions01) }
@@ -236,9 +236,9 @@ final class DocExamplesTests: XCTestCase {
   func testAPIMigratorSnapshots01() async throws { try await runTwiceInFreshFolder(exampleAPIMigratorSnapshots01) }
   /// Sources/SwiftLite/Schema/Migrator.swift, line 8.
   func testAPIMigrator01() async throws { try await runTwiceInFreshFolder(exampleAPIMigrator01) }
-  /// Sources/SwiftLite/Schema/Migrator.swift, line 145.
+  /// Sources/SwiftLite/Schema/Migrator.swift, line 152.
   func testAPIMigrator02() async throws { try await runTwiceInFreshFolder(exampleAPIMigrator02) }
-  /// Sources/SwiftLite/Schema/Migrator.swift, line 182.
+  /// Sources/SwiftLite/Schema/Migrator.swift, line 198.
   func testAPIMigrator03() async throws { try await runTwiceInFreshFolder(exampleAPIMigrator03) }
   /// Sources/SwiftLite/Schema/ModelPreparation.swift, line 5.
   func testAPIModelPreparation01() async throws { try await runTwiceInFreshFolder(exampleAPIModelPreparation01) }
@@ -272,7 +272,7 @@ final class DocExamplesTests: XCTestCase {
   func testAPIDatabaseAccessSQLFetch01() async throws { try await runTwiceInFreshFolder(exampleAPIDatabaseAccessSQLFetch01) }
   /// Sources/SwiftLite/Store/ModelQuery+Fetch.swift, line 65.
   func testAPIModelQueryFetch01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQueryFetch01) }
-  /// Sources/SwiftLite/Store/ModelQuery+Including.swift, line 9.
+  /// Sources/SwiftLite/Store/ModelQuery+Including.swift, line 11.
   func testAPIModelQueryIncluding01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQueryIncluding01) }
   /// Sources/SwiftLite/Store/ModelQuery+SearchHits.swift, line 8.
   func testAPIModelQuerySearchHits01() async throws { try await runTwiceInFreshFolder(exampleAPIModelQuerySearchHits01) }
