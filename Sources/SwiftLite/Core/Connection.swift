@@ -49,7 +49,7 @@ public final class Connection {
   /// model operation, so without a dynamic exclusivity check: only ``attachments(of:)``
   /// and ``removeAllAttachments()`` touch it, each in one access that calls out to nothing
   /// (the latter iterates a copy).
-  @exclusivity(unchecked) private var attachmentStores:
+  @exclusivity(unchecked) var attachmentStores:
     [(type: ObjectIdentifier, store: any AttachmentStore)] = []
   /// The tables statements read and transactions change, once something asked for them
   /// (see `trackTableActivity()`); until then its flags are off, which costs the
@@ -79,46 +79,10 @@ public final class Connection {
   /// The VFS the connection was opened with (see ``OpenOptions/vfs``); `nil` for the default.
   let vfs: String?
 
-  /// The cache where a layer above Core keeps its per-connection values of one type, made
-  /// on first use. The values read back are of the type stored: the one cast is here.
-  func attachments<Value: AnyObject>(of type: Value.Type) -> AttachmentCache<Value> {
-    let id = ObjectIdentifier(type)
-    for entry in attachmentStores where entry.type == id {
-      return unsafeDowncast(entry.store, to: AttachmentCache<Value>.self)
-    }
-    let cache = AttachmentCache<Value>(capacity: Self.attachmentCapacity)
-    attachmentStores.append((id, cache))
-    return cache
-  }
-
   /// The value a layer above Core last used for an owner type alone (a model's table when
   /// no target names another), beside the caches: found again with two comparisons, no
   /// name built or hashed, in a loop over one model. Forgotten with the attachments.
-  private var quickAttachment:
-    (valueType: ObjectIdentifier, owner: ObjectIdentifier, value: AnyObject)?
-
-  /// The value kept by ``setQuickAttachment(_:for:)`` for `owner`, if it is of `type`.
-  func quickAttachment<Value: AnyObject>(of type: Value.Type, for owner: ObjectIdentifier)
-    -> Value?
-  {
-    guard let quick = quickAttachment, quick.owner == owner,
-      quick.valueType == ObjectIdentifier(type)
-    else { return nil }
-    return unsafeDowncast(quick.value, to: Value.self)
-  }
-
-  /// Keeps `value` as the quick attachment of `owner` (replacing any other), or forgets
-  /// the quick attachment when `value` is `nil`.
-  func setQuickAttachment<Value: AnyObject>(_ value: Value?, for owner: ObjectIdentifier) {
-    quickAttachment = value.map { (ObjectIdentifier(Value.self), owner, $0) }
-  }
-
-  /// Forgets what every layer above Core kept on this connection (the schema changed, or
-  /// the connection closes).
-  func removeAllAttachments() {
-    quickAttachment = nil
-    for entry in attachmentStores { entry.store.removeAll() }
-  }
+  var quickAttachment: (valueType: ObjectIdentifier, owner: ObjectIdentifier, value: AnyObject)?
 
   /// Opens (and by default creates) a database file.
   ///
