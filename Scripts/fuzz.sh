@@ -6,7 +6,7 @@
 #   Scripts/fuzz.sh [seconds per target, default 20] [targets, default: all six]
 #
 # With FUZZ_RUNS=N each target runs N inputs from seed 1 instead (what CI does, so that a
-# run is the same on every machine).
+# run is the same on every machine; hashing is made deterministic for the same reason).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${1:-20}"
@@ -28,7 +28,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus"
   echo "== $target for ${seconds}s"
   if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS" -seed=1); else limit=(-max_total_time="$seconds"); fi
-  SWIFTLITE_FUZZ_TARGET="$target" "$binary" "${limit[@]}" -max_len=512 \
+  SWIFT_DETERMINISTIC_HASHING=1 SWIFTLITE_FUZZ_TARGET="$target" "$binary" "${limit[@]}" -max_len=512 \
     -artifact_prefix="$out/crash-$target-" -print_final_stats=1 "$corpus" 2>"$out/$target.log" \
     || { tail -40 "$out/$target.log"; echo "== $target found a failure: $out/crash-$target-*"; exit 1; }
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$target.log" | tr '\n' ' '

@@ -12,6 +12,12 @@ import Foundation
 //           UPDATE old then new (patchset: new only).
 //   value:  0 undefined, 1 INTEGER (8 bytes), 2 REAL (8 bytes), 3 TEXT / 4 BLOB (varint
 //           length, bytes), 5 NULL.
+//
+// A session never records a row whose key holds NULL, so a record that identifies a row
+// (INSERT, DELETE, the old record of an UPDATE, a patchset's UPDATE) has an INTEGER, REAL,
+// TEXT or BLOB in every key column. SQLite relies on it: concatenating reads a key's value
+// by its type, and an undefined or NULL key makes it read past the bytes. INSERT and a
+// changeset's DELETE carry every value, so none of theirs is undefined either.
 extension Changeset {
   /// A table header of the bytes: what an apply checks against the receiving table.
   struct TableHeader {
@@ -57,14 +63,14 @@ extension Changeset {
         case 18, 23, 9:
           guard inTable else { throw reader.error("a change before any table header") }
           guard try reader.byte() <= 1 else { throw reader.error("a bad indirect flag") }
+          let key = headers[headers.count - 1].primaryKey
           switch (byte, isPatchset) {
-          case (18, _): try reader.skipRecord(columns)
-          case (9, false): try reader.skipRecord(columns)
-          case (9, true): try reader.skipRecord(keyColumns)
+          case (18, _), (9, false): try reader.skipRecord(key, keyed: true, every: true)
+          case (9, true): try reader.skipKeys(keyColumns)
           case (23, false):
-            try reader.skipRecord(columns)
-            try reader.skipRecord(columns)
-          default: try reader.skipRecord(columns)
+            try reader.skipRecord(key, keyed: true, every: false)
+            try reader.skipRecord(key, keyed: false, every: false)
+          default: try reader.skipRecord(key, keyed: true, every: false)
           }
         default:
           throw reader.error("an unknown byte \(byte) where a table or a change starts")
@@ -125,14 +131,35 @@ private struct FramingReader {
     return name
   }
 
-  mutating func skipRecord(_ count: Int) throws {
-    for _ in 0..<count {
-      switch try byte() {
-      case 0, 5: break
-      case 1, 2: try skip(8)
-      case 3, 4: try skip(try varint())
-      default: throw error("an unknown value type")
+  /// One value per column of `key` (true for a primary key column). With `keyed`, a key
+  /// column must hold a value that is not NULL; with `every`, no value may be undefined.
+  mutating func skipRecord(_ key: [Bool], keyed: Bool, every: Bool) throws {
+    for isKey in key {
+      let type = try value()
+      if type == 0, every { throw error("an undefined value in a record that has them all") }
+      if keyed, isKey, type == 0 || type == 5 {
+        throw error("a key column without a value")
       }
     }
+  }
+
+  /// A patchset's DELETE: the key columns only, each with a value that is not NULL.
+  mutating func skipKeys(_ count: Int) throws {
+    for _ in 0..<count {
+      let type = try value()
+      if type == 0 || type == 5 { throw error("a key column without a value") }
+    }
+  }
+
+  /// Skips one value and returns its type byte.
+  private mutating func value() throws -> UInt8 {
+    let type = try byte()
+    switch type {
+    case 0, 5: break
+    case 1, 2: try skip(8)
+    case 3, 4: try skip(try varint())
+    default: throw error("an unknown value type")
+    }
+    return type
   }
 }
