@@ -41,10 +41,15 @@ extension Changeset {
       var keyColumns = 0
       var isPatchset = false
       var inTable = false
+      // Each table's key flags (one per column), by its name as SQLite matches names.
+      var shapes: [SQLName: [Bool]] = [:]
       while !reader.isAtEnd {
         let byte = try reader.byte()
         switch byte {
         case UInt8(ascii: "T"), UInt8(ascii: "P"):
+          if inTable, isPatchset != (byte == UInt8(ascii: "P")) {
+            throw reader.error("a changeset table and a patchset table in the same bytes")
+          }
           isPatchset = byte == UInt8(ascii: "P")
           columns = try reader.varint()
           guard columns > 0, columns <= 32_767 else { throw reader.error("a bad column count") }
@@ -57,7 +62,12 @@ extension Changeset {
             keyColumns += Int(flag)
             key.append(flag == 1)
           }
+          guard keyColumns > 0 else { throw reader.error("a table without a primary key column") }
           let name = try reader.name()
+          if let shape = shapes.updateValue(key, forKey: SQLName(name)), shape != key {
+            // SQLite reads a table named again with the shape it first had.
+            throw reader.error("table \"\(name)\" named again with other columns or key")
+          }
           headers.append(TableHeader(name: name, columnCount: columns, primaryKey: key))
           inTable = true
         case 18, 23, 9:

@@ -13,10 +13,10 @@ final class ChangesetValidationTests: XCTestCase {
     return Data(bytes)
   }
 
-  private let integer: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0, 7]
-  private let text: [UInt8] = [3, 1, UInt8(ascii: "a")]
+  let integer: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0, 7]
+  let text: [UInt8] = [3, 1, UInt8(ascii: "a")]
 
-  private func assertMalformed(_ data: Data, file: StaticString = #filePath, line: UInt = #line) {
+  func assertMalformed(_ data: Data, file: StaticString = #filePath, line: UInt = #line) {
     let changeset = Changeset(data: data)
     for (name, use) in [
       ("changes", { _ = try changeset.changes() }),
@@ -66,5 +66,29 @@ final class ChangesetValidationTests: XCTestCase {
     XCTAssertEqual(try db.scalar(String.self, "SELECT quote(k) || ',' || quote(v) FROM t"), "7,'b'")
     let patch = Changeset(data: bytes("P", 9, integer))
     XCTAssertEqual(try patch.changes().map(\.operation), [.delete])
+  }
+}
+
+extension ChangesetValidationTests {
+  func testATableNamedAgainWithAnotherShapeIsMalformed() {
+    // SQLite read the second header's records with the first header's column count.
+    let first: [UInt8] = [0x54, 2, 1, 0, UInt8(ascii: "t"), 0, 18, 0] + integer + text
+    for second in [
+      [0x54, 1, 1, UInt8(ascii: "T"), 0, 9, 0] + integer,
+      [0x54, 2, 0, 1, UInt8(ascii: "t"), 0, 9, 0] + text + integer,
+    ] {
+      assertMalformed(Data(first + second))
+    }
+    XCTAssertEqual(
+      try Changeset(data: Data(first + first)).changes().count, 2, "the same shape again is fine")
+  }
+
+  func testATableWithoutAKeyOrAMixOfFormatsIsMalformed() {
+    assertMalformed(Data([0x54, 1, 0, UInt8(ascii: "t"), 0, 18, 0] + integer))
+    let change: [UInt8] = [18, 0] + integer + text
+    assertMalformed(
+      Data(
+        [0x54, 2, 1, 0, UInt8(ascii: "t"), 0] + change + [0x50, 2, 1, 0, UInt8(ascii: "u"), 0]
+          + change))
   }
 }
