@@ -6,7 +6,8 @@ import Foundation
 // sqlite3session.c:
 //
 //   table:  'T' (changeset) or 'P' (patchset), varint column count, one byte per column
-//           (1 for a primary key column), the table name and a NUL; then its changes.
+//           (its place in the primary key, from 1; 0 for other columns), the table name and
+//           a NUL; then its changes.
 //   change: operation (SQLITE_INSERT 18, SQLITE_UPDATE 23, SQLITE_DELETE 9), indirect flag
 //           (one byte), then records: INSERT new; DELETE old (patchset: key columns only);
 //           UPDATE old then new (patchset: new only).
@@ -42,7 +43,7 @@ extension Changeset {
       var isPatchset = false
       var inTable = false
       // Each table's key flags (one per column), by its name as SQLite matches names.
-      var shapes: [SQLName: [Bool]] = [:]
+      var shapes: [SQLName: [UInt8]] = [:]
       while !reader.isAtEnd {
         let byte = try reader.byte()
         switch byte {
@@ -54,17 +55,15 @@ extension Changeset {
           columns = try reader.varint()
           guard columns > 0, columns <= 32_767 else { throw reader.error("a bad column count") }
           keyColumns = 0
-          var key: [Bool] = []
-          key.reserveCapacity(columns)
-          for _ in 0..<columns {
-            let flag = try reader.byte()
-            guard flag <= 1 else { throw reader.error("a bad primary key flag") }
-            keyColumns += Int(flag)
-            key.append(flag == 1)
-          }
+          // A key column's flag is its place in the primary key (1, 2, ...), 0 for others.
+          var flags: [UInt8] = []
+          flags.reserveCapacity(columns)
+          for _ in 0..<columns { flags.append(try reader.byte()) }
+          let key = flags.map { $0 != 0 }
+          keyColumns = key.lazy.filter { $0 }.count
           guard keyColumns > 0 else { throw reader.error("a table without a primary key column") }
           let name = try reader.name()
-          if let shape = shapes.updateValue(key, forKey: SQLName(name)), shape != key {
+          if let shape = shapes.updateValue(flags, forKey: SQLName(name)), shape != flags {
             // SQLite reads a table named again with the shape it first had.
             throw reader.error("table \"\(name)\" named again with other columns or key")
           }

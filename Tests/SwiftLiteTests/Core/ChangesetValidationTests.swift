@@ -92,3 +92,70 @@ extension ChangesetValidationTests {
           + change))
   }
 }
+
+/// What sessions record passes the checks: composite keys, a key that changes, a row
+/// deleted and inserted again, names that differ in case, and what SQLite makes of them.
+final class RecordedChangesetValidationTests: TemporaryDirectoryTestCase {
+  func testRecordedChangesetsAndPatchsetsPassEveryCheck() throws {
+    try XCTSkipUnless(Connection.isSessionExtensionAvailable, "no session extension here")
+    let schema = """
+      CREATE TABLE pair(a TEXT NOT NULL, b INTEGER NOT NULL, v BLOB, PRIMARY KEY (b, a));
+      CREATE TABLE Item(id INTEGER PRIMARY KEY, name TEXT, price REAL);
+      """
+    let source = try open("source.sqlite")
+    try source.execute(schema)
+    try source.execute(
+      "INSERT INTO pair VALUES ('x', 1, x'00'), ('y', 2, NULL); INSERT INTO Item VALUES (1, 'a', 1.5)"
+    )
+    var recorded: [[Changeset]] = []
+    for format in ["changeset", "patchset"] {
+      let first = try Session(on: source)
+      try first.attachAllTables()
+      try source.execute(
+        """
+        UPDATE pair SET a = 'z' WHERE a = 'x';
+        DELETE FROM item WHERE id = 1;
+        INSERT INTO ITEM VALUES (1, 'again', NULL);
+        INSERT INTO pair VALUES ('w', -9223372036854775808, zeroblob(3));
+        """)
+      let pick = { (session: Session) in
+        format == "changeset" ? try session.changeset() : try session.patchset()
+      }
+      // A session reads the rows as they are when asked: ask before the next edits.
+      let firstChanges = try pick(first)
+      try first.close()
+      let second = try Session(on: source)
+      try second.attachAllTables()
+      try source.execute(
+        "UPDATE pair SET v = NULL WHERE b = 2; DELETE FROM pair WHERE a = 'w'; UPDATE item SET price = 2"
+      )
+      recorded.append([firstChanges, try pick(second)])
+      try second.close()
+      try source.execute(
+        "DELETE FROM pair; DELETE FROM item; INSERT INTO pair VALUES ('x', 1, x'00'), ('y', 2, NULL); INSERT INTO Item VALUES (1, 'a', 1.5)"
+      )
+    }
+    for (index, pair) in recorded.enumerated() {
+      let both = try Changeset.concatenate(pair)
+      XCTAssertFalse(try both.changes().isEmpty)
+      if index == 0 {
+        XCTAssertFalse(try both.inverted().changes().isEmpty)
+        XCTAssertFalse(try pair[0].inverted().concatenated(with: pair[1]).isEmpty)
+      }
+      let target = try open("target\(index).sqlite")
+      try target.execute(schema)
+      try target.execute(
+        "INSERT INTO pair VALUES ('x', 1, x'00'), ('y', 2, NULL); INSERT INTO Item VALUES (1, 'a', 1.5)"
+      )
+      try target.apply(both)
+      XCTAssertEqual(
+        try target.query("SELECT quote(a), b, quote(v) FROM pair ORDER BY b").map {
+          try
+            "\($0.get(String.self, at: 0)) \($0.get(Int.self, at: 1)) \($0.get(String.self, at: 2))"
+        }, ["'z' 1 X'00'", "'y' 2 NULL"])
+      XCTAssertEqual(
+        try target.scalar(String.self, "SELECT name || ' ' || quote(price) FROM item"), "again 2.0")
+      try target.close()
+    }
+  }
+}
