@@ -33,7 +33,8 @@ extension SchemaCatalogue {
       ? "(SELECT 1 FROM version WHERE value IS NOT ?5 AND (SELECT sql FROM sqlite_schema"
         + " WHERE rowid = ?2 AND name = ?1 COLLATE NOCASE) IS NOT ?4) CROSS JOIN " : moved
     var sql =
-      "WITH version(value) AS MATERIALIZED (SELECT schema_version FROM pragma_schema_version)"
+      "WITH version(value, data) AS MATERIALIZED (SELECT s.schema_version, d.data_version"
+      + " FROM pragma_schema_version AS s, pragma_data_version AS d)"
       + " SELECT 0, type, name, sql, rowid, NULL, NULL, NULL FROM sqlite_schema"
       + " WHERE rowid = ?2 AND type IN ('table', 'view')"
     if form == .light {
@@ -48,7 +49,7 @@ extension SchemaCatalogue {
         + " WHERE s.type IN ('table', 'view') AND s.name = ?1 COLLATE NOCASE"
     }
     sql +=
-      " UNION ALL SELECT 6, value, NULL, NULL, NULL, NULL, NULL, NULL FROM version"
+      " UNION ALL SELECT 6, value, data, NULL, NULL, NULL, NULL, NULL FROM version"
       + " UNION ALL SELECT 2, l.name, l.origin, l.\"unique\", l.partial, i.seqno, i.name, NULL"
       + " FROM " + moved + "pragma_index_list(?1, 'main') AS l"
       + " JOIN pragma_index_info(l.name, 'main') AS i"

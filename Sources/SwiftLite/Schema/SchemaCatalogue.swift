@@ -26,6 +26,15 @@
 /// another schema; SQLite then prepares the describing statement again (a rollback of a
 /// schema change expires every statement of the connection), and the catalogue, seeing
 /// that, forgets every description and reads the table in full.
+///
+/// The one thing the catalogue vouches for without reading the table is a state of the
+/// file (``Checkpoint``): the schema and data versions and this connection's count of
+/// changed rows when a description was read, with no uncommitted write of its own. One
+/// statement that reads no table (``confirms(_:in:)``) finds whether any of them moved
+/// since; while none did, nothing a description depends on can have changed, and a model
+/// table worked out from a description read then is used as it was (see
+/// `ModelTableBlueprints`). Which changes move which number is in
+/// `SchemaCatalogue+Checkpoint.swift`.
 final class SchemaCatalogue {
   /// What each row of the describing statement belongs to (its first column).
   enum Part {
@@ -44,7 +53,7 @@ final class SchemaCatalogue {
     static let recordTable = 4
     /// SwiftLite's record: table_name, definition, swift_types, origin, table_sql.
     static let record = 5
-    /// `PRAGMA schema_version`.
+    /// `PRAGMA schema_version` and `PRAGMA data_version`.
     static let schemaVersion = 6
   }
 
@@ -77,6 +86,16 @@ final class SchemaCatalogue {
 
   /// The number of the last description read (see ``TableDescription/reading``).
   private var readings: UInt64 = 0
+
+  /// The state of the file last confirmed (see ``Checkpoint``), `nil` when none can be
+  /// vouched for.
+  var checkpoint: Checkpoint?
+  /// Which run of unchanged states the checkpoint belongs to: moved each time a check
+  /// finds that something may have changed (see ``observe(schemaVersion:dataVersion:moved:in:)``).
+  var generation: UInt64 = 0
+  /// The statement that reads the versions a checkpoint is made of, with how many times
+  /// SQLite had prepared it again when it last ran.
+  var checkStatement: (statement: Statement, preparations: Int32)?
 
   /// The most descriptions kept: past that, they are all forgotten and read again.
   static let describedCapacity = 16_384
@@ -127,6 +146,8 @@ final class SchemaCatalogue {
     // The light statement first, for a table the catalogue knows; the gated one when the
     // table is not as the model writes it.
     var lightRefused = false
+    // Whether SQLite prepared any statement read here again since its last run.
+    var anyMoved = false
     // A record table made, changed or dropped since the catalogue looked is read again,
     // once or twice (another connection could change it in between).
     while true {
@@ -148,14 +169,21 @@ final class SchemaCatalogue {
         _ = try scan(db, after: lastRowID, lookingFor: nil)
         continue
       }
-      if moved { described = [:] }
+      if moved {
+        described = [:]
+        anyMoved = true
+      }
       if let kept, parts.schemaVersion == kept.schemaVersion {
         // The schema version is the one the table was described at: the pragmas did not
         // run, and the description stands, with the record just read. Unless SQLite
         // prepared the statement again: a rollback brings a schema version back with
         // another schema, so the table is read in full.
         if !moved, kept.description.isDescribed(by: parts.stored) {
-          return kept.description.reused(record: parts.record, expecting: expected)
+          var reused = kept.description.reused(record: parts.record, expecting: expected)
+          reused.checkpointGeneration = observe(
+            schemaVersion: parts.schemaVersion, dataVersion: parts.dataVersion, moved: anyMoved,
+            in: db)
+          return reused
         }
         described[name] = nil
         continue
@@ -188,6 +216,8 @@ final class SchemaCatalogue {
       name: table, parts: parts, stored: stored, expected: expected)
     readings &+= 1
     description.reading = readings
+    description.checkpointGeneration = observe(
+      schemaVersion: parts.schemaVersion, dataVersion: parts.dataVersion, moved: anyMoved, in: db)
     if description.kind != .missing, let version = parts.schemaVersion, let rowID = rowIDs[key] {
       if described.count >= Self.describedCapacity { described = [:] }
       described[name] = (version, rowID, description)

@@ -50,6 +50,10 @@ struct TableDescription {
   /// keeps its number, with the record read afresh; 0 when not numbered. Two descriptions of
   /// a table with the same number and the same record say the same of it.
   var reading: UInt64 = 0
+  /// The catalogue's ``SchemaCatalogue/generation`` under which this description was read
+  /// from a state it vouches for (see ``SchemaCatalogue/Checkpoint``): while the
+  /// catalogue's checks find nothing changed since, it still holds. 0 when none.
+  var checkpointGeneration: UInt64 = 0
 
   /// The description of a name that denotes nothing.
   init(missing name: String) { self.name = name }
@@ -138,6 +142,8 @@ extension TableDescription {
     var record: AutoMigration.RecordRow?
     /// `PRAGMA schema_version` as the statement read it.
     var schemaVersion: Int64?
+    /// `PRAGMA data_version` as the statement read it.
+    var dataVersion: Int64?
 
     /// Reads the rows: each one's first column says which part it belongs to.
     init(_ rows: [Row], name: String) throws {
@@ -205,6 +211,7 @@ extension TableDescription {
         }
       case SchemaCatalogue.Part.schemaVersion:
         schemaVersion = try row.get(Int64.self, at: 1)
+        dataVersion = try row.get(Int64?.self, at: 2)
       case SchemaCatalogue.Part.record:
         let found = try AutoMigration.RecordRow(row)
         // The spelling asked for wins over the schema's, as a lookup by either would.

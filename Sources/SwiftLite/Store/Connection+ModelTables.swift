@@ -36,6 +36,15 @@ extension Connection {
       if target == nil { setQuickAttachment(table, for: owner) }
       return table
     }
+    // Checked before under a state of the file confirmed unchanged since: made as then,
+    // without describing the table.
+    let blueprints = ModelTableBlueprints.of(self)
+    if let blueprint = blueprints.confirmedBlueprint(for: key, in: self) {
+      let table = ModelTable(blueprint)
+      tables.set(table, for: key)
+      if target == nil { setQuickAttachment(table, for: owner) }
+      return table
+    }
     let desired = try TableSchema(model, table: name)
     // A model's own mapping is checked before anything is created.
     let slots = try ModelTable.mappedSlots(model, properties: desired.columns.map(\.name))
@@ -44,7 +53,6 @@ extension Connection {
     // again inside its transaction).
     let stored = try SchemaCatalogue.describe(name, expecting: desired, in: self)
     // Checked before on this connection, and described now as then: made as then.
-    let blueprints = ModelTableBlueprints.of(self)
     if let blueprint = blueprints.blueprint(for: key, describedBy: stored, in: self) {
       let table = ModelTable(blueprint)
       tables.set(table, for: key)

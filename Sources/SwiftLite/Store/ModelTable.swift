@@ -209,6 +209,11 @@
 
     /// Formats by position of a mapped model's `mappedColumns`, when some are not standard.
     private let dateFormats: ContiguousArray<ColumnDateForm?>?
+    /// The connection, and its schema catalogue to tell of each write (see
+    /// ``SchemaCatalogue/noteModelWrite(changesBefore:in:)``); `nil` for a model of
+    /// SwiftLite's own record table, whose writes change what descriptions say.
+    private unowned let connection: Connection
+    private let catalogue: SchemaCatalogue?
 
     init(_ sql: String, table: ModelTable, db: Connection) throws {
       try table.resolveDateFormats(db)
@@ -224,6 +229,10 @@
       mapped = table.mapped
       parameters = table.parameters
       marks = ParameterMarks(count: table.parameters?.indexes.count ?? 0)
+      connection = db
+      catalogue =
+        SchemaCatalogue.sameName(table.name, AutoMigration.recordTable)
+        ? nil : SchemaCatalogue.of(db)
     }
 
     /// Encodes `model` into the statement's parameters and runs it.
@@ -239,7 +248,9 @@
       } else {
         try encoder.encode(model)
       }
+      let changesBefore = connection.totalChanges
       try statement.run()
+      catalogue?.noteModelWrite(changesBefore: changesBefore, in: connection)
     }
   }
 

@@ -11,6 +11,11 @@
 /// Any change to the schema, by any connection, a rollback or a VACUUM, gives the next
 /// description a new number; a record written by anyone shows in the record.
 ///
+/// A table whose blueprint was found to hold under the catalogue's checkpoint is not even
+/// described: one statement that reads no table confirms that nothing a description
+/// depends on can have changed since (see `SchemaCatalogue+Checkpoint.swift`), and the
+/// table is made from the blueprint.
+///
 /// Kept only for tables whose first use changed nothing and decided from the description
 /// alone: a managed table that needed no migration and has no full-text index (whose
 /// tables the plan reads too), or another program's table.
@@ -23,9 +28,9 @@ final class ModelTableBlueprints {
   private var catalogue: SchemaCatalogue?
   private var blueprints:
     [AttachmentKey: (
-      reading: UInt64, record: AutoMigration.RecordRow?, blueprint: ModelTable.Blueprint
-    )] =
-      [:]
+      reading: UInt64, record: AutoMigration.RecordRow?, generation: UInt64,
+      blueprint: ModelTable.Blueprint
+    )] = [:]
 
   private init() {}
 
@@ -41,8 +46,20 @@ final class ModelTableBlueprints {
   private static let slotKey = AttachmentKey(
     type: ObjectIdentifier(ModelTableBlueprints.self), name: "")
 
+  /// The blueprint kept under `key`, without describing the table, when it was last found
+  /// to hold under the catalogue's checkpoint and the catalogue's check (one statement
+  /// that reads no table) finds that nothing it depends on can have changed since (see
+  /// ``SchemaCatalogue/confirms(_:in:)``); `nil` otherwise, and the table is described.
+  func confirmedBlueprint(for key: AttachmentKey, in db: Connection) -> ModelTable.Blueprint? {
+    guard let kept = blueprints[key], kept.generation != 0, let catalogue,
+      catalogue === SchemaCatalogue.of(db), catalogue.confirms(kept.generation, in: db)
+    else { return nil }
+    return kept.blueprint
+  }
+
   /// The blueprint kept under `key`, when `stored` (the table's description, just read on
-  /// `db`) is the reading it was made from, with the same record.
+  /// `db`) is the reading it was made from, with the same record. It then holds under the
+  /// checkpoint `stored` was read under, if any.
   func blueprint(for key: AttachmentKey, describedBy stored: TableDescription, in db: Connection)
     -> ModelTable.Blueprint?
   {
@@ -56,6 +73,7 @@ final class ModelTableBlueprints {
       blueprints[key] = nil
       return nil
     }
+    blueprints[key]?.generation = stored.checkpointGeneration
     return kept.blueprint
   }
 
@@ -70,7 +88,7 @@ final class ModelTableBlueprints {
       blueprints = [:]
       catalogue = current
     }
-    blueprints[key] = (stored.reading, stored.recordRow, blueprint)
+    blueprints[key] = (stored.reading, stored.recordRow, stored.checkpointGeneration, blueprint)
   }
 
   /// Forgets the blueprint under `key`.

@@ -1,0 +1,101 @@
+// The state of the file the catalogue last vouched for, and the cheap check that it still
+// is: what lets a model table checked before (see `ModelTableBlueprints`) be used again
+// without describing its table.
+//
+// A description depends on the main database's schema and on SwiftLite's record table.
+// What can change them, and what shows it:
+// - any change to the schema, by any connection or process, pending or committed: moves
+//   `PRAGMA schema_version`; a rollback of one that brings the number back expires every
+//   statement of the connection, so the check statement is prepared again;
+// - a commit by another connection or process (a record rewritten without a schema
+//   change): moves `PRAGMA data_version`, which this connection's own commits leave alone;
+// - this connection's own writes, committed or not (raw SQL on the record table, a
+//   trigger, a changeset, C calls on the handle): move `sqlite3_total_changes`, which
+//   counts every row any statement of the connection changed, triggers' rows included.
+//   Only a model's own write into its own table (no other row changed: the total moved by
+//   exactly the statement's direct changes) is let through (see
+//   ``SchemaCatalogue/noteModelWrite(changesBefore:in:)``);
+// - a rollback: undoes only what came after the checkpoint, because a checkpoint is made
+//   only when the connection has no uncommitted write; what came after it either moved
+//   one of the numbers above, or was a model's row, which no description depends on.
+extension SchemaCatalogue {
+  /// What the catalogue read of the file when it last vouched for it.
+  struct Checkpoint {
+    var schemaVersion: Int64
+    var dataVersion: Int64
+    /// `sqlite3_total_changes` then, moved along by the model writes let through since.
+    var totalChanges: Int
+  }
+
+  /// The check statement: both versions, in one statement (one read transaction).
+  static let checkSQL =
+    "SELECT s.schema_version, d.data_version FROM pragma_schema_version AS s,"
+    + " pragma_data_version AS d"
+
+  /// Compares what a statement just read with the checkpoint: the versions, whether
+  /// SQLite prepared it again since its last run (`moved`), and the connection's changes.
+  /// When they differ, the checkpoint's generation ends; a new one starts from what was
+  /// read, unless the connection holds uncommitted writes (a rollback could undo what was
+  /// read) or a version is unknown.
+  /// - Returns: the generation under which what the statement read may be trusted, or 0.
+  func observe(schemaVersion: Int64?, dataVersion: Int64?, moved: Bool, in db: Connection)
+    -> UInt64
+  {
+    let changes = db.totalChanges
+    if !moved, let checkpoint, checkpoint.schemaVersion == schemaVersion,
+      checkpoint.dataVersion == dataVersion, checkpoint.totalChanges == changes
+    {
+      return generation
+    }
+    generation &+= 1
+    guard let schemaVersion, let dataVersion, !db.hasUncommittedWrites else {
+      checkpoint = nil
+      return 0
+    }
+    checkpoint = Checkpoint(
+      schemaVersion: schemaVersion, dataVersion: dataVersion, totalChanges: changes)
+    return generation
+  }
+
+  /// Whether what was vouched for under `generation` still holds: runs the check
+  /// statement when it can (a checkpoint of that generation exists), one statement that
+  /// reads no table.
+  /// - Returns: `false` when anything may have changed, or the check failed (the caller
+  ///   then describes the table, which reports any error).
+  func confirms(_ generation: UInt64, in db: Connection) -> Bool {
+    guard generation != 0, generation == self.generation, checkpoint != nil else {
+      return false
+    }
+    do {
+      if checkStatement == nil {
+        let statement = try db.prepare(Self.checkSQL)
+        checkStatement = (statement, statement.timesPrepared)
+      }
+      guard let (statement, preparations) = checkStatement else { return false }
+      var versions: (Int64, Int64)?
+      try statement.forEachRow {
+        versions = (try $0.get(Int64.self, at: 0), try $0.get(Int64.self, at: 1))
+      }
+      let now = statement.timesPrepared
+      checkStatement?.preparations = now
+      return observe(
+        schemaVersion: versions?.0, dataVersion: versions?.1, moved: now != preparations, in: db)
+        == generation
+    } catch {
+      checkStatement = nil
+      return false
+    }
+  }
+
+  /// Lets a model's write into its own table through the checkpoint (see above): when
+  /// the checkpoint had counted every change before it (`changesBefore`), and the write
+  /// changed no row but its own statement's (no trigger or foreign key action wrote
+  /// anything), the checkpoint counts its rows too.
+  func noteModelWrite(changesBefore: Int, in db: Connection) {
+    guard var checkpoint, checkpoint.totalChanges == changesBefore else { return }
+    let after = db.totalChanges
+    guard after - changesBefore == db.changes else { return }
+    checkpoint.totalChanges = after
+    self.checkpoint = checkpoint
+  }
+}
