@@ -10,11 +10,4 @@
   let activity: TableActivity?
   /// `sqlite3_total_changes64` before the run, when activity is tracked.
   let changesBefore: Int64
-
-  init(statement: Statement, cached: Bool, activity: TableActivity?, changesBefore: Int64) {
-    self.statement = statement
-    self.cached = cached
-    self.activity = activity
-    self.changesBefore = changesBefore
-  }
 }

@@ -357,8 +357,7 @@ extension Connection {
   ) throws {
     // Generic on purpose: an interpolated literal with a trailing closure then takes the
     // concrete form that binds its values, not this one, which would splice them.
-    try withCachedStatement(String(sql), bind: { try $0.bind(arguments) }) { statement in
-      try statement.forEachRemainingRow(body)
-    }
+    try withCachedStatement(
+      String(sql), bind: { try $0.bind(arguments) }, { try $0.forEachRemainingRow(body) })
   }
 }

@@ -42,7 +42,12 @@ public final class Statement {
   /// connection a queue or pool owns: stepping it outside the owner's closures throws.
   /// Read on every read of a row in place (see ``canRead(row:)``), so without a dynamic
   /// exclusivity check; set once, right after the statement is prepared.
-  @exclusivity(unchecked) var owner: ConnectionOwner?
+  @exclusivity(unchecked) var owner: ConnectionOwner? {
+    didSet { hasOwner = owner != nil }
+  }
+  /// Whether ``owner`` is set: what code inlined into clients reads before it calls out to
+  /// check the thread, so that a statement without an owner makes no call for it.
+  @usableFromInline @exclusivity(unchecked) private(set) var hasOwner = false
   /// The connection's guard against running on after SQLite rolled a transaction back.
   var transactionGuard: TransactionGuard?
   /// The buffer of the last row this statement materialized for ``Connection/queryFirst(_:_:)``
