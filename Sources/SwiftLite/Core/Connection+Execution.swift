@@ -76,9 +76,32 @@ extension Connection {
 
   /// Runs `body` with the cached statement for `sql`, after `bind` has bound its parameters.
   /// The statement is reset afterwards; a statement whose run failed is evicted.
-  @usableFromInline func withCachedStatement<T>(
+  ///
+  /// Inlined, with `bind` and `body`: a lookup or an iteration written with the inlinable
+  /// public forms calls neither through a closure.
+  @inlinable func withCachedStatement<T>(
     _ sql: String, bind: (Statement) throws -> Void, _ body: (Statement) throws -> T
   ) throws -> T {
+    let run = try beginCachedRun(sql)
+    let result: T
+    do {
+      try bind(run.statement)
+      result = try body(run.statement)
+    } catch {
+      endCachedRun(run, failed: true)
+      throw error
+    }
+    endCachedRun(run, failed: false)
+    return result
+  }
+
+  /// The start of a run of a cached statement (see ``withCachedStatement(_:bind:_:)``): the
+  /// idle cached statement for `sql`, prepared and cached on first use (a fresh, uncached
+  /// one while the cached one is busy), marked in use, its tables noted where activity is
+  /// tracked. ``endCachedRun(_:failed:)`` ends it.
+  /// - Throws: `SQLiteError` when the connection cannot run SQL here (closed, another
+  ///   thread, a transaction SQLite rolled back) or the statement does not prepare.
+  @usableFromInline func beginCachedRun(_ sql: String) throws -> CachedRun {
     try ensureOpen(sql)
     let statement: Statement
     var cached = true
@@ -105,26 +128,27 @@ extension Connection {
       statement.refreshTables(activity)
       activity.noteReads(statement.tablesRead)
     }
-    defer {
-      statement.isInUse = false
-      statement.resetNow()
-      if let activity {
-        // A step may have prepared the statement again (the schema changed), with other
-        // tables: the recording learns those too.
-        if statement.refreshTables(activity) { activity.noteReads(statement.tablesRead) }
-        let changedRows = sqlite3_total_changes64(handle) != changesBefore
-        activity.noteRun(
-          writes: changedRows ? statement.tablesWritten ?? [] : [],
-          changesSchema: statement.changesSchema,
-          inTransaction: sqlite3_get_autocommit(handle) == 0)
-      }
-    }
-    do {
-      try bind(statement)
-      return try body(statement)
-    } catch {
-      if cached { cache.evict(sql) }
-      throw error
+    return CachedRun(
+      statement: statement, cached: cached, activity: activity, changesBefore: changesBefore)
+  }
+
+  /// Ends a run that ``beginCachedRun(_:)`` started: the statement is reset and idle again,
+  /// evicted from the cache when the run `failed`, its changes noted where activity is
+  /// tracked.
+  @usableFromInline func endCachedRun(_ run: CachedRun, failed: Bool) {
+    let statement = run.statement
+    if failed, run.cached { cache.evict(statement.sql) }
+    statement.isInUse = false
+    statement.resetNow()
+    if let activity = run.activity {
+      // A step may have prepared the statement again (the schema changed), with other
+      // tables: the recording learns those too.
+      if statement.refreshTables(activity) { activity.noteReads(statement.tablesRead) }
+      let changedRows = sqlite3_total_changes64(handle) != run.changesBefore
+      activity.noteRun(
+        writes: changedRows ? statement.tablesWritten ?? [] : [],
+        changesSchema: statement.changesSchema,
+        inTransaction: sqlite3_get_autocommit(handle) == 0)
     }
   }
 
@@ -264,6 +288,28 @@ extension Connection {
     try cachedFirstRow(sql) { statement in try statement.bind(values: first, repeat each rest) }
   }
 
+  /// Runs a query with one value of a static type bound to its only parameter, and returns
+  /// its first row, or `nil` when it returns none: ``queryFirst(_:values:_:)`` for the most
+  /// common lookup, by one key, which the compiler then binds with one call to SQLite.
+  ///
+  /// ```swift
+  /// let db = try Connection.inMemory()
+  /// try db.execute("CREATE TABLE user(id INTEGER PRIMARY KEY, name TEXT)")
+  /// try db.run("INSERT INTO user(id, name) VALUES (1, 'Ann')")
+  ///
+  /// let user = try db.queryFirst("SELECT name FROM user WHERE id = ?", values: 1)
+  /// ```
+  /// - Throws: `SQLiteError`: `.range` when the statement does not take exactly one
+  ///   parameter, `.mismatch` for a value SQLite cannot store, and what
+  ///   ``queryFirst(_:_:)`` throws.
+  // Disfavored, as the other forms; a call with one value picks it over the variadic one.
+  @inlinable @_disfavoredOverload
+  public func queryFirst<V: SQLiteValueConvertible>(_ sql: String, values value: V) throws
+    -> Row?
+  {
+    try withCachedStatement(sql, bind: { try $0.bind(values: value) }, Self.firstRow(of:))
+  }
+
   /// The first row of the cached statement for `sql` once `bind` has bound it, as
   /// ``cachedRows(_:bind:)``.
   @usableFromInline func cachedFirstRow(_ sql: String, bind: (Statement) throws -> Void) throws
@@ -301,16 +347,17 @@ extension Connection {
   /// Streams a query's rows one at a time, in place: memory stays flat for any number of
   /// rows. The row passed to `body` is valid only during that call (``Row/copy()`` keeps it).
   /// - Throws: `SQLiteError` from SQLite, or what `body` throws, which stops the iteration.
-  @_disfavoredOverload
+  ///
+  /// The loop is inlined into the caller, with `body`: per row, one call to step and none
+  /// to `body`.
+  @inlinable @_disfavoredOverload
   public func forEachRow(
     _ sql: some StringProtocol, _ arguments: StatementArguments = [],
     _ body: (Row) throws -> Void
   ) throws {
     // Generic on purpose: an interpolated literal with a trailing closure then takes the
     // concrete form that binds its values, not this one, which would splice them.
-    try withCachedStatement(String(sql), arguments) { statement in
-      // A row per step: one kept from an earlier step cannot read this one's values.
-      while try statement.step() { try body(statement.row) }
-    }
+    try withCachedStatement(
+      String(sql), bind: { try $0.bind(arguments) }, { try $0.forEachRemainingRow(body) })
   }
 }

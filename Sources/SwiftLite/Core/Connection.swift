@@ -254,7 +254,14 @@ public final class Connection {
   /// Whether the connection is still open.
   var isOpen: Bool { !isClosed }
 
-  func ensureOpen(_ sql: String?) throws(SQLiteError) {
+  @inline(__always) func ensureOpen(_ sql: String?) throws(SQLiteError) {
+    // Inlined, the checks that may refuse out of line: an open connection without an owner,
+    // outside the closures that rely on a transaction, pays three loads for them.
+    if isClosed || owner != nil || transactionGuard.depth > 0 { try checkOpen(sql) }
+  }
+
+  /// The checks of ``ensureOpen(_:)``.
+  @inline(never) private func checkOpen(_ sql: String?) throws(SQLiteError) {
     if isClosed { throw SQLiteError.misuse("the connection is closed", sql: sql) }
     if let owner { try owner.check(sql) }
     try transactionGuard.check(handle, sql: sql)

@@ -17,9 +17,9 @@ extension Row {
           codingPath: [], debugDescription: "no column at index \(index) (the row has \(count))"))
     }
     switch storage {
-    case .statement(let statement, _):
+    case .statement(let statement):
       return try statement.withUnsafeColumnBytes(at: index, body)
-    case .buffer(let buffer, let base):
+    case .buffer(let buffer):
       switch buffer.tag(at: base + index) {
       case RowBuffer.text:
         var text = buffer.text(at: base + index)
@@ -39,7 +39,7 @@ extension Row {
     try checkReadable()
     switch storage {
     case .buffer: return self
-    case .statement(let statement, _):
+    case .statement(let statement):
       return Row(buffer: RowBuffer.make(currentRowOf: statement), base: 0)
     }
   }

@@ -40,36 +40,61 @@ import Foundation
 /// Not `Sendable`: copy values out to share them.
 public struct Row {
   @usableFromInline enum Storage {
-    /// A row read in place: the statement, and the number of the row it stood on when
-    /// this row was made (see `Statement.numberForNewRow`).
-    case statement(Statement, row: UInt64)
-    case buffer(RowBuffer, base: Int)
-
-    /// The statement's handle and column count for a row read in place that may read now
-    /// with no other check: its statement still stands on it, and its connection has no
-    /// owner. `nil` otherwise (``Row/checkedCursor()`` then decides). The statement is only
-    /// touched inside this getter, so a caller that goes on to call SQLite with the handle
-    /// does not retain the statement around those calls (the row keeps it alive).
-    @inlinable @inline(__always) var cursor: (handle: OpaquePointer, columnCount: Int)? {
-      guard case .statement(let statement, let number) = self, number == statement.rowNumber
-      else { return nil }
-      return (statement.handle, statement.columnCount)
-    }
+    /// A row read in place: the statement, the row's number in ``Row/position``.
+    case statement(Statement)
+    /// A materialized row: its buffer, the index of its first value in ``Row/position``.
+    case buffer(RowBuffer)
   }
 
   @usableFromInline let storage: Storage
+  /// For a row read in place, the number of the row its statement stood on when this row
+  /// was made (see `Statement.numberForNewRow`); for a materialized row, the index of its
+  /// first value in its buffer. Apart from ``storage``, so that a loop that hands one row
+  /// per step to a closure moves one value to the next row by storing its number, with no
+  /// retain of the statement per row (see `Statement.forEachRemainingRow`).
+  @usableFromInline var position: UInt64
 
   /// The current row of `statement`; one that can never read when it stands on none.
-  init(statement: Statement) { storage = .statement(statement, row: statement.numberForNewRow) }
+  init(statement: Statement) {
+    storage = .statement(statement)
+    position = statement.numberForNewRow
+  }
 
-  init(buffer: RowBuffer, base: Int) { storage = .buffer(buffer, base: base) }
+  /// The row of `statement` that keeps `number`, from ``Statement/stepToRow()``.
+  @inlinable init(statement: Statement, number: UInt64) {
+    storage = .statement(statement)
+    position = number
+  }
 
-  /// The cursor of a row read in place that ``Storage/cursor`` leaves to a full check: a
+  /// Makes this row read in place the row of its statement that keeps `number`: a new row
+  /// in the same value, for a loop that hands one to a closure per step.
+  @inlinable mutating func move(to number: UInt64) { position = number }
+
+  init(buffer: RowBuffer, base: Int) {
+    storage = .buffer(buffer)
+    position = UInt64(truncatingIfNeeded: base)
+  }
+
+  /// The index of a materialized row's first value in its buffer.
+  @inlinable var base: Int { Int(truncatingIfNeeded: position) }
+
+  /// The statement's handle and column count for a row read in place that may read now
+  /// with no other check: its statement still stands on it, and its connection has no
+  /// owner. `nil` otherwise (``Row/checkedCursor()`` then decides). The statement is only
+  /// touched inside this getter, so a caller that goes on to call SQLite with the handle
+  /// does not retain the statement around those calls (the row keeps it alive).
+  @inlinable @inline(__always) var cursor: (handle: OpaquePointer, columnCount: Int)? {
+    guard case .statement(let statement) = storage, position == statement.rowNumber
+    else { return nil }
+    return (statement.handle, statement.columnCount)
+  }
+
+  /// The cursor of a row read in place that ``cursor`` leaves to a full check: a
   /// row of a statement whose connection has an owner (read on the thread that holds it),
   /// or one that can no longer read (`nil`). Out of line, on the row: the fast paths below
   /// call it last, so they keep nothing across the call and retain nothing.
   @inline(never) func checkedCursor() -> (handle: OpaquePointer, columnCount: Int)? {
-    guard case .statement(let statement, let number) = storage, statement.canRead(row: number)
+    guard case .statement(let statement) = storage, statement.canRead(row: position)
     else { return nil }
     return (statement.handle, statement.columnCount)
   }
@@ -77,21 +102,22 @@ public struct Row {
   /// Builds a detached row from names and values.
   init(columns: [String], values: [SQLiteValue]) {
     precondition(columns.count == values.count, "one value per column")
-    storage = .buffer(RowBuffer.make(layout: ColumnLayout(names: columns), values: values), base: 0)
+    self.init(
+      buffer: RowBuffer.make(layout: ColumnLayout(names: columns), values: values), base: 0)
   }
 
   @usableFromInline var layout: ColumnLayout {
     switch storage {
-    case .statement(let statement, _): return statement.layout
-    case .buffer(let buffer, _): return buffer.layout
+    case .statement(let statement): return statement.layout
+    case .buffer(let buffer): return buffer.layout
     }
   }
 
   /// The number of columns.
   public var count: Int {
     switch storage {
-    case .statement(let statement, _): return statement.columnCount
-    case .buffer(let buffer, _): return buffer.columnCount
+    case .statement(let statement): return statement.columnCount
+    case .buffer(let buffer): return buffer.columnCount
     }
   }
 
@@ -137,10 +163,10 @@ public struct Row {
   /// Throws `SQLiteError` `.misuse` when this row is read in place and its statement moved
   /// on, or its connection's owner did not lend it to the calling thread.
   @usableFromInline func checkReadable() throws(SQLiteError) {
-    guard case .statement(let statement, let number) = storage, number != statement.rowNumber,
-      !statement.canRead(row: number)
+    guard case .statement(let statement) = storage, position != statement.rowNumber,
+      !statement.canRead(row: position)
     else { return }
-    throw statement.unreadableRow(number)
+    throw statement.unreadableRow(position)
   }
 
   /// Whether the value at a position is NULL, without reading it.
@@ -148,8 +174,8 @@ public struct Row {
   @usableFromInline func isNullValue(at index: Int) throws -> Bool {
     try checkReadable()
     switch storage {
-    case .statement(let statement, _): return statement.columnIsNull(at: index)
-    case .buffer(let buffer, let base): return buffer.tag(at: base + index) == RowBuffer.null
+    case .statement(let statement): return statement.columnIsNull(at: index)
+    case .buffer(let buffer): return buffer.tag(at: base + index) == RowBuffer.null
     }
   }
 
@@ -157,9 +183,9 @@ public struct Row {
   /// Call ``checkReadable()`` first.
   @usableFromInline func storedValue(at index: Int) -> SQLiteValue? {
     switch storage {
-    case .statement(let statement, _):
+    case .statement(let statement):
       return statement.columnValue(at: index)
-    case .buffer(let buffer, let base):
+    case .buffer(let buffer):
       return buffer.value(at: base + index)
     }
   }
@@ -179,9 +205,9 @@ public struct Row {
   /// The exact bytes of a TEXT or BLOB value. Call ``checkReadable()`` first.
   func textBytes(at index: Int) -> Data {
     switch storage {
-    case .statement(let statement, _):
+    case .statement(let statement):
       return statement.withUnsafeColumnBytes(at: index) { Data($0) } ?? Data()
-    case .buffer(let buffer, let base):
+    case .buffer(let buffer):
       return buffer.bytes(at: base + index)
     }
   }
@@ -213,12 +239,12 @@ public struct Row {
   /// the three SQLite calls of ``Statement/columnInt64(_:columnCount:at:)``; any other row
   /// goes to ``checkedInteger(at:)``.
   @inlinable @inline(__always) func integer(at index: Int) -> Int64? {
-    if case .buffer(let buffer, let base) = storage {
+    if case .buffer(let buffer) = storage {
       return buffer.integer(at: index, base: base)
     }
     // The statement's fields are read before any call, so that the statement need not be
     // retained around the calls (the row keeps it alive).
-    if let (handle, columnCount) = storage.cursor {
+    if let (handle, columnCount) = cursor {
       return Statement.columnInt64(handle, columnCount: columnCount, at: index)
     }
     return checkedInteger(at: index)
@@ -227,12 +253,12 @@ public struct Row {
   /// The text at `index` when it is in range, stored as TEXT and valid UTF-8 (`.some(nil)`
   /// for NULL when `allowingNull`), read without building an `SQLiteValue`; `nil` otherwise.
   @usableFromInline func text(at index: Int, allowingNull: Bool) -> String?? {
-    if let (handle, columnCount) = storage.cursor {
+    if let (handle, columnCount) = cursor {
       return Statement.columnText(
         handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
     }
     if case .statement = storage { return checkedText(at: index, allowingNull: allowingNull) }
-    guard case .buffer(let buffer, let base) = storage,
+    guard case .buffer(let buffer) = storage,
       Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
     switch buffer.tag(at: base &+ index) {
@@ -245,12 +271,12 @@ public struct Row {
   /// The REAL value at `index` (`.some(nil)` for NULL when `allowingNull`), read without
   /// building an `SQLiteValue`; `nil` for anything else, which the general path handles.
   @usableFromInline func real(at index: Int, allowingNull: Bool) -> Double?? {
-    if let (handle, columnCount) = storage.cursor {
+    if let (handle, columnCount) = cursor {
       return Statement.columnDouble(
         handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
     }
     if case .statement = storage { return checkedReal(at: index, allowingNull: allowingNull) }
-    guard case .buffer(let buffer, let base) = storage,
+    guard case .buffer(let buffer) = storage,
       Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
     switch buffer.tag(at: base &+ index) {
@@ -262,11 +288,11 @@ public struct Row {
 
   /// The INTEGER value at `index`, or `.some(nil)` for NULL; `nil` for anything else.
   @usableFromInline func optionalInteger(at index: Int) -> Int64?? {
-    if let (handle, columnCount) = storage.cursor {
+    if let (handle, columnCount) = cursor {
       return Statement.columnOptionalInt64(handle, columnCount: columnCount, at: index)
     }
     if case .statement = storage { return checkedOptionalInteger(at: index) }
-    guard case .buffer(let buffer, let base) = storage,
+    guard case .buffer(let buffer) = storage,
       Statement.isColumn(index, of: buffer.columnCount)
     else { return nil }
     switch buffer.tag(at: base &+ index) {
@@ -274,31 +300,6 @@ public struct Row {
     case RowBuffer.null: return .some(nil)
     default: return nil
     }
-  }
-
-  // The fast reads of a row of a statement whose connection has an owner, after the full
-  // check: out of line, so that rows of statements without one pay nothing for them.
-
-  @usableFromInline @inline(never) func checkedInteger(at index: Int) -> Int64? {
-    guard let (handle, columnCount) = checkedCursor() else { return nil }
-    return Statement.columnInt64(handle, columnCount: columnCount, at: index)
-  }
-
-  @inline(never) func checkedText(at index: Int, allowingNull: Bool) -> String?? {
-    guard let (handle, columnCount) = checkedCursor() else { return nil }
-    return Statement.columnText(
-      handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
-  }
-
-  @inline(never) func checkedReal(at index: Int, allowingNull: Bool) -> Double?? {
-    guard let (handle, columnCount) = checkedCursor() else { return nil }
-    return Statement.columnDouble(
-      handle, columnCount: columnCount, at: index, allowingNull: allowingNull)
-  }
-
-  @inline(never) func checkedOptionalInteger(at index: Int) -> Int64?? {
-    guard let (handle, columnCount) = checkedCursor() else { return nil }
-    return Statement.columnOptionalInt64(handle, columnCount: columnCount, at: index)
   }
 
   /// The value at a position as a Swift type.

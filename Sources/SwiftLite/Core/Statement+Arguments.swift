@@ -107,7 +107,7 @@ extension Statement {
   /// Inlined into the caller: one call to SQLite, the checks and errors out of line.
   @inlinable @inline(__always)
   func bindInteger(_ number: Int64, at index: Int32) throws(SQLiteError) {
-    if index == 1 { try checkOwner() }
+    if index == 1, hasOwner { try checkOwner() }
     let code = sqlite3_bind_int64(handle, index, number)
     if code != SQLITE_OK { throw bindError(code) }
   }

@@ -42,7 +42,12 @@ public final class Statement {
   /// connection a queue or pool owns: stepping it outside the owner's closures throws.
   /// Read on every read of a row in place (see ``canRead(row:)``), so without a dynamic
   /// exclusivity check; set once, right after the statement is prepared.
-  @exclusivity(unchecked) var owner: ConnectionOwner?
+  @exclusivity(unchecked) var owner: ConnectionOwner? {
+    didSet { hasOwner = owner != nil }
+  }
+  /// Whether ``owner`` is set: what code inlined into clients reads before it calls out to
+  /// check the thread, so that a statement without an owner makes no call for it.
+  @usableFromInline @exclusivity(unchecked) private(set) var hasOwner = false
   /// The connection's guard against running on after SQLite rolled a transaction back.
   var transactionGuard: TransactionGuard?
   /// The buffer of the last row this statement materialized for ``Connection/queryFirst(_:_:)``
@@ -157,8 +162,9 @@ public final class Statement {
     }
   }
 
-  /// Column names and their positions, computed once per statement.
-  private func refreshColumns() {
+  /// Column names and their positions, computed once per statement. Out of line: a step
+  /// calls it only after a re-prepare.
+  @inline(never) private func refreshColumns() {
     reprepareCount = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
     columnCount = Int(sqlite3_column_count(handle))
     cachedLayout = nil
@@ -188,7 +194,7 @@ public final class Statement {
 
   /// Resets the statement, for a caller that checked the thread already (or runs where no
   /// other thread can hold the connection).
-  func resetNow() {
+  @usableFromInline func resetNow() {
     rowNumber = 0
     reachedEnd = false
     sqlite3_reset(handle)
@@ -250,11 +256,23 @@ public final class Statement {
   ///   the closure that lent it; `.abortRollback` inside a ``Connection/transaction(_:_:)``
   ///   closure whose transaction SQLite rolled back after an earlier error.
   @discardableResult
-  public func step() throws(SQLiteError) -> Bool {
-    if let owner { try owner.check(sql) }
-    if let transactionGuard, transactionGuard.depth > 0 {
-      try transactionGuard.check(sqlite3_db_handle(handle), sql: sql)
-    }
+  public func step() throws(SQLiteError) -> Bool { try advance() }
+
+  /// ``step()``, for a loop that makes a ``Row`` read in place of each row: the number that
+  /// row keeps (see ``numberForNewRow``), or `nil` when there are no more rows. The step
+  /// itself is inlined here, so that such a loop makes one call per row.
+  /// - Throws: what ``step()`` throws.
+  @usableFromInline func stepToRow() throws(SQLiteError) -> UInt64? {
+    try advance() ? numberForNewRow : nil
+  }
+
+  /// The work of ``step()``.
+  @inline(__always) private func advance() throws(SQLiteError) -> Bool {
+    // The checks that may refuse the step are out of line: a statement of a connection
+    // without an owner, outside the closures that rely on a transaction, pays two loads
+    // and two branches for them, and the step keeps a small frame.
+    if owner != nil { try checkOwnerBeforeStep() }
+    if let transactionGuard, transactionGuard.depth > 0 { try checkTransactionBeforeStep() }
     // SQLite prepares a statement again (after a schema change) only on a step that starts
     // a run: one after a reset, the end of the rows, a failure, or none yet. A statement
     // that stands on a row goes on with the program it runs, whose columns cannot change.
@@ -284,7 +302,24 @@ public final class Statement {
       return false
     }
     reachedEnd = false
-    throw SQLiteError.stepFailed(code, handle, sql: sql)
+    throw stepError(code)
+  }
+
+  /// The owner's check of ``step()``: `.misuse` on a thread the owner did not lend the
+  /// connection to.
+  @inline(never) private func checkOwnerBeforeStep() throws(SQLiteError) {
+    if let owner { try owner.check(sql) }
+  }
+
+  /// The transaction guard's check of ``step()``, inside a closure that relies on a
+  /// transaction: `.abortRollback` once SQLite rolled it back.
+  @inline(never) private func checkTransactionBeforeStep() throws(SQLiteError) {
+    try transactionGuard?.check(sqlite3_db_handle(handle), sql: sql)
+  }
+
+  /// The error of a step that failed with `code`.
+  @inline(never) private func stepError(_ code: Int32) -> SQLiteError {
+    SQLiteError.stepFailed(code, handle, sql: sql)
   }
 
   /// Runs the statement to completion, ignoring rows it returns, then resets it.
@@ -310,12 +345,30 @@ public final class Statement {
   /// - Throws: `SQLiteError` from a step, or what `body` throws (which stops the iteration).
   ///   `.misuse` outside the closures of the queue or pool that owns the connection, as
   ///   ``step()``: the statement is then left as it was, not reset.
+  ///
+  /// Inlined into the caller, with `body`: per row, one call to step and none to `body`.
+  @inlinable
   public func forEachRow(_ body: (Row) throws -> Void) throws {
     // Checked before the reset is registered, as in run().
-    if let owner { try owner.check(sql) }
+    try checkOwner()
     defer { resetNow() }
-    // A row per step: one kept from an earlier step cannot read this one's values.
-    while try step() { try body(Row(statement: self)) }
+    try forEachRemainingRow(body)
+  }
+
+  /// Steps through the remaining rows, handing each to `body` in place, with no check of
+  /// the thread and no reset: for loops that did both already. Inlined, with `body`.
+  ///
+  /// Each step makes a new row (one kept from an earlier step cannot read this one's
+  /// values); the loop makes it by moving one value to the new row number, so that the
+  /// statement is retained once per run, not once per row.
+  @inlinable func forEachRemainingRow(_ body: (Row) throws -> Void) throws {
+    guard let first = try stepToRow() else { return }
+    var row = Row(statement: self, number: first)
+    while true {
+      try body(row)
+      guard let next = try stepToRow() else { return }
+      row.move(to: next)
+    }
   }
 
 }

@@ -100,7 +100,7 @@ public final class RowDecoder {
       learnedIndices.removeAll(keepingCapacity: true)
     }
     self.row = row
-    if case .statement(let statement, _) = row.storage {
+    if case .statement(let statement) = row.storage {
       readsLive = statement === liveStatement
     } else {
       readsLive = false

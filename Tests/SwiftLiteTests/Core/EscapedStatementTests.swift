@@ -194,6 +194,26 @@ final class EscapedStatementTests: SQLiteTestCase {
     XCTAssertTrue(checked)
   }
 
+  func testRowsKeptFromEveryStepOfAStatementLoopAreEachUnreadableOnceItMovesOn() throws {
+    // The loop hands the closure one value it moves from row to row: every copy the
+    // closure keeps stays at its own row, and reads only while the statement stands there.
+    try db.execute("CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (1), (2), (3)")
+    let statement = try db.prepare("SELECT x FROM t ORDER BY x")
+    var kept: [Row] = []
+    try statement.forEachRow { row in
+      for earlier in kept { assertUnreadable(earlier) }
+      XCTAssertEqual(try row.get(Int.self, at: 0), kept.count + 1)
+      kept.append(row)
+      XCTAssertEqual(try kept.last?.get(Int.self, at: 0), kept.count)
+    }
+    XCTAssertEqual(kept.count, 3)
+    for row in kept { assertUnreadable(row) }
+    // The statement was reset: it runs again from the first row.
+    var again: [Int] = []
+    try statement.forEachRow { again.append(try $0.get(Int.self, at: 0)) }
+    XCTAssertEqual(again, [1, 2, 3])
+  }
+
   func testARowBeforeTheFirstStepAfterTheLastOrAfterAResetThrowsMisuse() throws {
     try db.execute("CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (1)")
     let statement = try db.prepare("SELECT x FROM t")

@@ -76,6 +76,16 @@ final class QueryValuesTests: SQLiteTestCase {
     assertSQLiteError(try db.query("SELECT * FROM item WHERE id = ? AND n = ?", values: 1)) {
       XCTAssertEqual($0.code, .range)
     }
+    // One value (the form for one key) to a statement of two parameters, and to none.
+    assertSQLiteError(try db.queryFirst("SELECT * FROM item WHERE id = ? AND n = ?", values: 1)) {
+      XCTAssertEqual($0.code, .range)
+    }
+    assertSQLiteError(try db.queryFirst("SELECT * FROM item", values: 1)) {
+      XCTAssertEqual($0.code, .range)
+    }
+    XCTAssertEqual(
+      try db.queryFirst("SELECT * FROM item WHERE id = ? AND n = ?", values: 3, 0)?.get(
+        Int.self, at: 0), 3)
     // The cached statement still works with the right values afterwards.
     XCTAssertEqual(try db.query("SELECT * FROM item WHERE id = ? AND n = ?", values: 3, 0).count, 1)
   }
