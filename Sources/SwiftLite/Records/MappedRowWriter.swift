@@ -6,13 +6,21 @@ import Foundation
 ///
 /// Valid only during ``RowMapped/write(to:)``; not `Sendable`.
 public struct MappedRowWriter {
-  @usableFromInline let statement: Statement?
+  // A writer lives only inside one `write(to:)` call, while the model table that makes it
+  // keeps the statement, the list of values, the map and the marks alive: it holds them
+  // without retaining them, so that making it, passing it and dropping it costs no
+  // reference counting.
+  @usableFromInline unowned(unsafe) let statement: Statement?
   /// The statement's handle: integers, doubles and strings are bound through it without
-  /// building an ``SQLiteValue`` or retaining the statement.
+  /// building an ``SQLiteValue`` or touching the statement.
   @usableFromInline let handle: OpaquePointer?
-  @usableFromInline let values: ValueList?
+  @usableFromInline unowned(unsafe) let values: ValueList?
   /// Position -> parameter index (1-based) or index in `values`; `-1` for nothing.
-  @usableFromInline let targets: ColumnMap
+  @usableFromInline unowned(unsafe) let targets: ColumnMap
+  /// `targets`' indexes, read without going through the map (see ``ColumnMap/positions``).
+  @usableFromInline let indexes: UnsafePointer<Int>
+  /// How many positions `targets` has.
+  @usableFromInline let count: Int
   /// Where each position written to the statement is marked with `generation`, so that the
   /// positions a model leaves unwritten can be bound NULL afterwards (see
   /// ``ParameterMarks``); `nil` when writing into `values`.
@@ -29,6 +37,8 @@ public struct MappedRowWriter {
     self.handle = statement.handle
     self.values = nil
     self.targets = parameters
+    self.indexes = UnsafePointer(parameters.positions)
+    self.count = parameters.count
     self.marks = marks.marks
     self.generation = marks.generation
     self.dateFormats = dateFormats
@@ -39,6 +49,8 @@ public struct MappedRowWriter {
     self.handle = nil
     self.values = values
     self.targets = slots
+    self.indexes = UnsafePointer(slots.positions)
+    self.count = slots.count
     self.marks = nil
     self.generation = 0
     self.dateFormats = dateFormats
@@ -52,9 +64,8 @@ public struct MappedRowWriter {
   // `write(to:)` then binds each value with no call of its own around the bind.
   @inlinable @inline(__always)
   public func set<T: SQLiteValueConvertible>(_ value: T, at position: Int) throws {
-    let indexes = targets.indexes
-    guard position >= 0 && position < indexes.count else {
-      throw outOfRange(position, count: indexes.count, value)
+    guard position >= 0 && position < count else {
+      throw outOfRange(position, count: count, value)
     }
     let target = indexes[position]
     guard target >= 0 else { return }
@@ -64,17 +75,17 @@ public struct MappedRowWriter {
       // binds what `sqliteValue()` would give; anything else takes the general path.
       let parameter = Int32(truncatingIfNeeded: target)
       if T.self == Int64.self {
-        return try Statement.bind(unsafeBitCast(value, to: Int64.self), to: handle, at: parameter)
+        return try mappedBind(unsafeBitCast(value, to: Int64.self), to: handle, at: parameter)
       }
       if T.self == Int.self {
         let number = Int64(unsafeBitCast(value, to: Int.self))
-        return try Statement.bind(number, to: handle, at: parameter)
+        return try mappedBind(number, to: handle, at: parameter)
       }
       if T.self == String.self {
-        return try Statement.bind(unsafeBitCast(value, to: String.self), to: handle, at: parameter)
+        return try mappedBind(unsafeBitCast(value, to: String.self), to: handle, at: parameter)
       }
       if T.self == Double.self, !unsafeBitCast(value, to: Double.self).isNaN {
-        return try Statement.bind(unsafeBitCast(value, to: Double.self), to: handle, at: parameter)
+        return try mappedBind(unsafeBitCast(value, to: Double.self), to: handle, at: parameter)
       }
     }
     let converted: SQLiteValue
