@@ -4,12 +4,6 @@
 @usableFromInline final class ColumnMap {
   /// The index each position maps to; `-1` when it maps to nothing.
   @usableFromInline let indexes: ContiguousArray<Int>
-  /// The same indexes at an address that stays put for the map's life: a reader or writer
-  /// that lives inside one call, while the map is kept alive by its owner, reads them
-  /// without retaining the map or the array (see ``MappedRow`` and ``MappedRowWriter``).
-  @usableFromInline let positions: UnsafeMutablePointer<Int>
-  /// How many positions there are: `indexes.count`.
-  @usableFromInline let count: Int
   /// The model's column names, by position, for errors.
   @usableFromInline let names: [String]
   /// The names of the result's columns, for the error of a missing column.
@@ -19,13 +13,7 @@
     self.indexes = indexes
     self.names = names
     self.available = available
-    count = indexes.count
-    positions = .allocate(capacity: Swift.max(indexes.count, 1))
-    positions.initialize(repeating: -1, count: Swift.max(indexes.count, 1))
-    for (position, index) in indexes.enumerated() { positions[position] = index }
   }
-
-  deinit { positions.deallocate() }
 
   /// The map reading `names` from the columns of `layout`, matched as SQLite matches names.
   convenience init(reading names: [String], from layout: ColumnLayout) {

@@ -17,10 +17,6 @@ public struct MappedRowWriter {
   @usableFromInline unowned(unsafe) let values: ValueList?
   /// Position -> parameter index (1-based) or index in `values`; `-1` for nothing.
   @usableFromInline unowned(unsafe) let targets: ColumnMap
-  /// `targets`' indexes, read without going through the map (see ``ColumnMap/positions``).
-  @usableFromInline let indexes: UnsafePointer<Int>
-  /// How many positions `targets` has.
-  @usableFromInline let count: Int
   /// Where each position written to the statement is marked with `generation`, so that the
   /// positions a model leaves unwritten can be bound NULL afterwards (see
   /// ``ParameterMarks``); `nil` when writing into `values`.
@@ -37,8 +33,6 @@ public struct MappedRowWriter {
     self.handle = statement.handle
     self.values = nil
     self.targets = parameters
-    self.indexes = UnsafePointer(parameters.positions)
-    self.count = parameters.count
     self.marks = marks.marks
     self.generation = marks.generation
     self.dateFormats = dateFormats
@@ -49,8 +43,6 @@ public struct MappedRowWriter {
     self.handle = nil
     self.values = values
     self.targets = slots
-    self.indexes = UnsafePointer(slots.positions)
-    self.count = slots.count
     self.marks = nil
     self.generation = 0
     self.dateFormats = dateFormats
@@ -64,8 +56,9 @@ public struct MappedRowWriter {
   // `write(to:)` then binds each value with no call of its own around the bind.
   @inlinable @inline(__always)
   public func set<T: SQLiteValueConvertible>(_ value: T, at position: Int) throws {
-    guard position >= 0 && position < count else {
-      throw outOfRange(position, count: count, value)
+    let indexes = targets.indexes
+    guard position >= 0 && position < indexes.count else {
+      throw outOfRange(position, count: indexes.count, value)
     }
     let target = indexes[position]
     guard target >= 0 else { return }
