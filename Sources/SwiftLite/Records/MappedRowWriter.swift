@@ -17,6 +17,9 @@ public struct MappedRowWriter {
   @usableFromInline unowned(unsafe) let values: ValueList?
   /// Position -> parameter index (1-based) or index in `values`; `-1` for nothing.
   @usableFromInline unowned(unsafe) let targets: ColumnMap
+  /// `targets`' indexes, held by the writer itself: read through the unretained map, the
+  /// array would be retained and released around every value.
+  @usableFromInline let indexes: ContiguousArray<Int>
   /// Where each position written to the statement is marked with `generation`, so that the
   /// positions a model leaves unwritten can be bound NULL afterwards (see
   /// ``ParameterMarks``); `nil` when writing into `values`.
@@ -33,6 +36,7 @@ public struct MappedRowWriter {
     self.handle = statement.handle
     self.values = nil
     self.targets = parameters
+    self.indexes = parameters.indexes
     self.marks = marks.marks
     self.generation = marks.generation
     self.dateFormats = dateFormats
@@ -43,6 +47,7 @@ public struct MappedRowWriter {
     self.handle = nil
     self.values = values
     self.targets = slots
+    self.indexes = slots.indexes
     self.marks = nil
     self.generation = 0
     self.dateFormats = dateFormats
@@ -56,7 +61,6 @@ public struct MappedRowWriter {
   // `write(to:)` then binds each value with no call of its own around the bind.
   @inlinable @inline(__always)
   public func set<T: SQLiteValueConvertible>(_ value: T, at position: Int) throws {
-    let indexes = targets.indexes
     guard position >= 0 && position < indexes.count else {
       throw outOfRange(position, count: indexes.count, value)
     }
