@@ -67,7 +67,11 @@ public struct MappedRowWriter {
     let target = indexes[position]
     guard target >= 0 else { return }
     if let handle, let marks {
-      marks[position] = generation
+      // Marked, and counted the first time in this write (see ``ParameterMarks``).
+      if marks[position] != generation {
+        marks[position] = generation
+        marks[indexes.count] &+= 1
+      }
       // The common types bound directly; specialized, all but one check folds away. Each
       // binds what `sqliteValue()` would give; anything else takes the general path.
       let parameter = Int32(truncatingIfNeeded: target)
@@ -121,26 +125,34 @@ public struct MappedRowWriter {
 /// position: a write marks each position it sets with a new generation, and the positions
 /// left with an older mark are bound NULL afterwards. Cheaper than clearing every
 /// parameter before each write, which SQLite does one parameter at a time.
+///
+/// One more slot, after the positions, counts the positions a ``MappedRowWriter`` marked in
+/// this generation: when it marked every position that names a parameter, nothing is left
+/// to bind NULL and the positions are not looked at.
 final class ParameterMarks {
   let marks: UnsafeMutablePointer<UInt32>
   let count: Int
   private(set) var generation: UInt32 = 0
+  /// How many positions of `mappedFor`'s map name a parameter, once counted.
+  private var mapped = 0
+  private var mappedFor: ObjectIdentifier?
 
   init(count: Int) {
     self.count = count
-    marks = .allocate(capacity: Swift.max(count, 1))
-    marks.initialize(repeating: 0, count: Swift.max(count, 1))
+    marks = .allocate(capacity: count + 1)
+    marks.initialize(repeating: 0, count: count + 1)
   }
 
   deinit { marks.deallocate() }
 
-  /// Starts a write: a generation no position is marked with yet.
+  /// Starts a write: a generation no position is marked with yet, and no position counted.
   func next() {
     generation &+= 1
     if generation == 0 {
-      marks.update(repeating: 0, count: Swift.max(count, 1))
+      marks.update(repeating: 0, count: count + 1)
       generation = 1
     }
+    marks[count] = 0
   }
 
   /// Marks `position` as written by the current write.
@@ -154,8 +166,17 @@ final class ParameterMarks {
     }
   }
 
-  /// Binds NULL to the parameter of every position the last write left unmarked.
+  /// Binds NULL to the parameter of every position the last ``MappedRowWriter`` write left
+  /// unmarked.
   func bindNullToUnwritten(_ statement: Statement, parameters: ColumnMap) throws {
+    let map = ObjectIdentifier(parameters)
+    if mappedFor != map {
+      mapped = parameters.indexes.prefix(count).filter { $0 >= 0 }.count
+      mappedFor = map
+    }
+    // The writer counted each position it marked once, and marks only positions that
+    // name a parameter: all of them marked, none is left.
+    if Int(marks[count]) == mapped { return }
     for position in 0..<count where marks[position] != generation {
       let target = parameters.indexes[position]
       if target > 0 { try statement.bindValue(.null, at: Int32(truncatingIfNeeded: target)) }

@@ -33,7 +33,41 @@ private struct DirectRecord: Model, RowMapped, Equatable {
   }
 }
 
+/// A model that writes `id` twice and `note` only when it has one: two writes of one
+/// position must not count as two positions written.
+private struct TwiceWritten: Model, RowMapped, Equatable {
+  var id: Int64
+  var note: String?
+
+  static let tableName = "twice_written"
+  static let primaryKey = ["id"]
+  static let mappedColumns = ["id", "note"]
+
+  init(id: Int64, note: String?) { (self.id, self.note) = (id, note) }
+
+  init(row: MappedRow) throws {
+    id = try row.get(0)
+    note = try row.get(1)
+  }
+
+  func write(to row: MappedRowWriter) throws {
+    try row.set(Int64(-1), at: 0)
+    try row.set(id, at: 0)
+    if let note { try row.set(note, at: 1) }
+  }
+}
+
 final class MappedRowWriterTests: XCTestCase {
+  func testAPositionWrittenTwiceDoesNotStandForOneLeftUnwritten() throws {
+    let db = try Connection.inMemory()
+    try db.insert(TwiceWritten(id: 1, note: "first"))
+    // The insert statement still holds "first" for `note`: it must be bound NULL.
+    try db.insert(TwiceWritten(id: 2, note: nil))
+    XCTAssertEqual(
+      try db.findAll(TwiceWritten.self, orderBy: "id"),
+      [TwiceWritten(id: 1, note: "first"), TwiceWritten(id: 2, note: nil)])
+  }
+
   func testDirectBindsStoreTheExactValues() throws {
     let db = try Connection.inMemory()
     let records = [
