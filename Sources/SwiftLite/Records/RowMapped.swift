@@ -82,9 +82,10 @@ extension RowMapped {
   /// Writes `model`, a value of this type, through `writer`.
   static func write<M>(_ model: M, to writer: MappedRowWriter) throws {
     assert(M.self == Self.self, "a RowMapped bridge called with another type")
-    try withUnsafePointer(to: model) { pointer in
-      try UnsafeRawPointer(pointer).assumingMemoryBound(to: Self.self).pointee.write(to: writer)
-    }
+    // The same type, so the same bits: a reinterpretation, with no closure around the call
+    // (`withUnsafePointer` is not inlined into this unspecialized code, and its closure
+    // copied the model once more).
+    try unsafeBitCast(model, to: Self.self).write(to: writer)
   }
 
   /// Reads every remaining row of `statement` as models of this type, returned as `[M]`.
