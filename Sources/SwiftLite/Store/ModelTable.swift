@@ -244,7 +244,8 @@
           to: MappedRowWriter(
             statement: statement, parameters: parameters, marks: marks, dateFormats: dateFormats))
         // Parameters the model leaves unwritten bind NULL, as with `Codable`.
-        try marks.bindNullToUnwritten(statement, parameters: parameters)
+        try marks.bindNullToUnwritten(
+          statement, indexes: parameters.indexes, of: ObjectIdentifier(parameters))
       } else {
         try encoder.encode(model)
       }
