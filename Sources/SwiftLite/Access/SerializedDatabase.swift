@@ -293,19 +293,19 @@ final class SerializedDatabase: Sendable {
       // would refuse every later write.
       connection.withInterruptsHeld {
         var attempts = 0
-        while (try? connection.run("PRAGMA query_only = 0")) == nil, attempts < 3 {
+        while (try? connection.runCached("PRAGMA query_only = 0")) == nil, attempts < 3 {
           attempts += 1
         }
       }
     }
-    try connection.run("PRAGMA query_only = 1")
+    try connection.runCached("PRAGMA query_only = 1")
     return try body(connection)
   }
 
   /// One deferred transaction: its first read fixes the snapshot for the whole closure.
   /// BEGIN and COMMIT go through the statement cache: a read pays no parsing for them.
   private func snapshotRead<T>(_ body: (Connection) throws -> T) throws -> T {
-    try connection.run("BEGIN DEFERRED TRANSACTION")
+    try connection.runCached("BEGIN DEFERRED TRANSACTION")
     do {
       // Reading the schema version starts the read transaction now, and tells whether
       // the writer changed the schema since this reader last looked.
@@ -315,7 +315,7 @@ final class SerializedDatabase: Sendable {
         schemaVersion = version
       }
       let result = try body(connection)
-      try connection.run("COMMIT TRANSACTION")
+      try connection.runCached("COMMIT TRANSACTION")
       return result
     } catch {
       connection.rollbackQuietly("ROLLBACK TRANSACTION")
@@ -348,7 +348,7 @@ final class SerializedDatabase: Sendable {
       }
       writesStarted.add(1, ordering: .acquiringAndReleasing)
       do {
-        return try connection.transaction(.immediate) { db in
+        return try connection.cachedTransaction(.immediate) { db in
           // The transaction holds the write lock: the commits of others that this look
           // finds are all there will be until it ends.
           lookForOtherCommits()
