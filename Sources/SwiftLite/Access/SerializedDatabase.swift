@@ -289,12 +289,16 @@ final class SerializedDatabase: Sendable {
     // The restore is registered first: an interrupt can land on this pragma after it took
     // effect, and the read then fails with the connection already read-only.
     defer {
-      // With interrupts held, the pragma cannot be cut short: a connection left read-only
-      // would refuse every later write.
-      connection.withInterruptsHeld {
-        var attempts = 0
-        while (try? connection.runCached("PRAGMA query_only = 0")) == nil, attempts < 3 {
-          attempts += 1
+      // A connection left read-only would refuse every later write. The restore runs once
+      // as is: it fails only when an interrupt (pending, or landing on it) cuts it short.
+      // Then it runs again with interrupts held, where nothing can cut it short; holding
+      // them on every read would cost a statement more each time.
+      if (try? connection.runCached("PRAGMA query_only = 0")) == nil {
+        connection.withInterruptsHeld {
+          var attempts = 0
+          while (try? connection.runCached("PRAGMA query_only = 0")) == nil, attempts < 3 {
+            attempts += 1
+          }
         }
       }
     }
