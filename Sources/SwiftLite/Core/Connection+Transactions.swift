@@ -6,8 +6,11 @@ extension Connection {
   /// `String`, so that it never goes through the interpolated form of a layer above.
   /// - Throws: `SQLiteError` when it fails.
   func runCached(_ sql: String) throws {
-    try withCachedStatement(sql, bind: { _ in }) { statement in
-      while try statement.step() {}
-    }
+    try withCachedStatement(sql, bind: { _ in }, Self.stepToEnd(_:))
+  }
+
+  /// Steps `statement` until it has no more rows.
+  private static func stepToEnd(_ statement: Statement) throws {
+    while try statement.step() {}
   }
 }
