@@ -289,23 +289,27 @@ final class SerializedDatabase: Sendable {
     // The restore is registered first: an interrupt can land on this pragma after it took
     // effect, and the read then fails with the connection already read-only.
     defer {
-      // With interrupts held, the pragma cannot be cut short: a connection left read-only
-      // would refuse every later write.
-      connection.withInterruptsHeld {
-        var attempts = 0
-        while (try? connection.run("PRAGMA query_only = 0")) == nil, attempts < 3 {
-          attempts += 1
+      // A connection left read-only would refuse every later write. The restore runs once
+      // as is: it fails only when an interrupt (pending, or landing on it) cuts it short.
+      // Then it runs again with interrupts held, where nothing can cut it short; holding
+      // them on every read would cost a statement more each time.
+      if (try? connection.runCached("PRAGMA query_only = 0")) == nil {
+        connection.withInterruptsHeld {
+          var attempts = 0
+          while (try? connection.runCached("PRAGMA query_only = 0")) == nil, attempts < 3 {
+            attempts += 1
+          }
         }
       }
     }
-    try connection.run("PRAGMA query_only = 1")
+    try connection.runCached("PRAGMA query_only = 1")
     return try body(connection)
   }
 
   /// One deferred transaction: its first read fixes the snapshot for the whole closure.
   /// BEGIN and COMMIT go through the statement cache: a read pays no parsing for them.
   private func snapshotRead<T>(_ body: (Connection) throws -> T) throws -> T {
-    try connection.run("BEGIN DEFERRED TRANSACTION")
+    try connection.runCached("BEGIN DEFERRED TRANSACTION")
     do {
       // Reading the schema version starts the read transaction now, and tells whether
       // the writer changed the schema since this reader last looked.
@@ -315,7 +319,7 @@ final class SerializedDatabase: Sendable {
         schemaVersion = version
       }
       let result = try body(connection)
-      try connection.run("COMMIT TRANSACTION")
+      try connection.runCached("COMMIT TRANSACTION")
       return result
     } catch {
       connection.rollbackQuietly("ROLLBACK TRANSACTION")
