@@ -352,7 +352,7 @@ final class SerializedDatabase: Sendable {
       }
       writesStarted.add(1, ordering: .acquiringAndReleasing)
       do {
-        return try connection.transaction(.immediate) { db in
+        return try connection.cachedTransaction(.immediate) { db in
           // The transaction holds the write lock: the commits of others that this look
           // finds are all there will be until it ends.
           lookForOtherCommits()
