@@ -37,22 +37,7 @@ extension Connection {
   {
     let statements = try transactionStatements(kind)
     try runKept(statements.begin, kind: kind)
-    let result: T
-    do {
-      transactionGuard.depth += 1
-      defer { transactionGuard.depth -= 1 }
-      result = try body(self)
-    } catch {
-      rollbackQuietly("ROLLBACK TRANSACTION")
-      throw error
-    }
-    do {
-      try runKept(statements.commit, kind: kind)
-    } catch {
-      rollbackQuietly("ROLLBACK TRANSACTION")
-      throw error
-    }
-    return result
+    return try inOpenTransaction(body) { try runKept(statements.commit, kind: kind) }
   }
 
   /// The kept statements of `kind`, prepared on first use.

@@ -166,43 +166,20 @@ extension Statement {
   }
 
   /// Binds an integer to a parameter of the statement `handle`, known to be in range.
-  /// Static, on the raw handle, so that a caller need not retain the statement.
+  /// Static, on the raw handle, so that a caller need not retain the statement. The binds
+  /// on a handle are those of `Statement+MappedWrites.swift`.
   /// - Throws: `SQLiteError` when SQLite refuses the bind.
   @usableFromInline static func bind(_ number: Int64, to handle: OpaquePointer, at index: Int32)
     throws(SQLiteError)
-  {
-    let code = sqlite3_bind_int64(handle, index, number)
-    guard code == SQLITE_OK else { throw bindFailure(code, handle) }
-  }
+  { try mappedBind(number, to: handle, at: index) }
 
   /// Binds a double that is not NaN, as ``bind(_:to:at:)-(Int64,_,_)``.
   @usableFromInline static func bind(_ number: Double, to handle: OpaquePointer, at index: Int32)
     throws(SQLiteError)
-  {
-    let code = sqlite3_bind_double(handle, index, number)
-    guard code == SQLITE_OK else { throw bindFailure(code, handle) }
-  }
+  { try mappedBind(number, to: handle, at: index) }
 
   /// Binds text, copied by SQLite, as ``bind(_:to:at:)-(Int64,_,_)``.
   @usableFromInline static func bind(_ text: String, to handle: OpaquePointer, at index: Int32)
     throws(SQLiteError)
-  {
-    var text = text
-    let code = text.withUTF8 { bytes in
-      // A zero-length buffer may have no address; SQLite would then bind NULL.
-      guard let base = bytes.baseAddress, bytes.count > 0 else {
-        return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-      }
-      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-        sqlite3_bind_text64(
-          handle, index, $0, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
-      }
-    }
-    guard code == SQLITE_OK else { throw bindFailure(code, handle) }
-  }
-
-  private static func bindFailure(_ code: Int32, _ handle: OpaquePointer) -> SQLiteError {
-    SQLiteError(
-      code, sqlite3_db_handle(handle), sql: sqlite3_sql(handle).map { String(cString: $0) })
-  }
+  { try mappedBind(text, to: handle, at: index) }
 }

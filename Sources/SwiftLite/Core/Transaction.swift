@@ -37,6 +37,14 @@ extension Connection {
     _ kind: TransactionKind = .deferred, _ body: (Connection) throws -> T
   ) throws -> T {
     try execute("BEGIN " + kind.rawValue + " TRANSACTION")
+    return try inOpenTransaction(body) { try execute("COMMIT TRANSACTION") }
+  }
+
+  /// Runs `body` in the transaction a BEGIN just opened, then ends it with `commit`; rolls
+  /// back when either throws, and rethrows.
+  func inOpenTransaction<T>(_ body: (Connection) throws -> T, commit: () throws -> Void)
+    throws -> T
+  {
     let result: T
     do {
       transactionGuard.depth += 1
@@ -47,7 +55,7 @@ extension Connection {
       throw error
     }
     do {
-      try execute("COMMIT TRANSACTION")
+      try commit()
     } catch {
       rollbackQuietly("ROLLBACK TRANSACTION")
       throw error

@@ -22,11 +22,7 @@ final class DescriptionReuseTests: SQLiteTestCase {
   private func pragmas(on connection: Connection, _ body: () throws -> Void) rethrows
     -> [String]
   {
-    let log = Unchecked<[String]>([])
-    connection.trace = { log.value.append($0) }
-    defer { connection.trace = nil }
-    try body()
-    return log.value.filter {
+    try connection.traced(body).filter {
       $0.hasPrefix("-- PRAGMA") && !$0.contains("schema_version") && !$0.contains("data_version")
     }
   }

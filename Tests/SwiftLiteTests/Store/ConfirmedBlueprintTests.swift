@@ -41,11 +41,7 @@ final class ConfirmedBlueprintTests: SQLiteTestCase {
   private func described(on connection: Connection, _ body: () throws -> Void) rethrows
     -> [String]
   {
-    let log = Unchecked<[String]>([])
-    connection.trace = { log.value.append($0) }
-    defer { connection.trace = nil }
-    try body()
-    return log.value.filter {
+    try connection.traced(body).filter {
       TargetRotationTests.readsSchema($0) && $0 != SchemaCatalogue.checkSQL
     }
   }

@@ -298,6 +298,16 @@ extension Connection {
     }
   }
 
+  /// The statements SQLite traces on this connection while `body` runs, in order; the
+  /// connection's own trace is off afterwards.
+  func traced(_ body: () throws -> Void) rethrows -> [String] {
+    let log = Unchecked<[String]>([])
+    trace = { log.value.append($0) }
+    defer { trace = nil }
+    try body()
+    return log.value
+  }
+
   /// The whole schema and every row of every table: equal snapshots mean an unchanged file.
   func snapshot() throws -> [String] {
     var lines = try query(
