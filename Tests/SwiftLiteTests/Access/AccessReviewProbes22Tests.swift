@@ -121,4 +121,53 @@ final class AccessReviewProbes22Tests: TemporaryDirectoryTestCase {
     XCTAssertEqual(
       try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM child") }, 1)
   }
+
+  /// Pins (passes): a read nested in a write (query_only on and off inside the write's
+  /// transaction, through the statement cache) and a table made in the write leave the
+  /// write committing everything, and the next write works.
+  func testANestedReadAndASchemaChangeInsideAWriteCommitEverything() throws {
+    let queue = try queue()
+    try queue.write { db in
+      try db.execute("INSERT INTO t(v) VALUES ('before')")
+      XCTAssertEqual(try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM t") }, 1)
+      XCTAssertThrowsError(
+        try queue.read { db in try db.execute("INSERT INTO t(v) VALUES ('no')") })
+      try db.execute("CREATE TABLE made(id INTEGER PRIMARY KEY)")
+      try db.execute("INSERT INTO t(v) VALUES ('after')")
+    }
+    try queue.write { db in try db.execute("INSERT INTO made DEFAULT VALUES") }
+    XCTAssertEqual(try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM t") }, 2)
+    XCTAssertEqual(
+      try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM made") }, 1)
+  }
+
+  /// Closing the queue's connection from inside a write: whatever the close answers, the
+  /// write's answer is honest (a write that returns committed its row, one that throws left
+  /// none), and the queue neither crashes nor hangs afterwards.
+  func testClosingTheConnectionInsideAWriteLeavesAnHonestAnswer() throws {
+    let queue = try queue()
+    var closeError: Error?
+    let committed: Bool
+    do {
+      try queue.write { db in
+        try db.execute("INSERT INTO t(v) VALUES ('inside')")
+        do { try db.close() } catch { closeError = error }
+      }
+      committed = true
+    } catch {
+      committed = false
+    }
+    if let closeError {
+      // The close was refused: the queue goes on as before.
+      XCTAssertTrue(committed, "refused close, yet the write failed: \(closeError)")
+      XCTAssertEqual(
+        try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM t") }, 1)
+      try queue.write { db in try db.execute("INSERT INTO t(v) VALUES ('after')") }
+    } else {
+      XCTAssertFalse(committed, "the connection closed mid-write, yet the write reported success")
+      let reopened = try Connection(path: path())
+      XCTAssertEqual(try reopened.scalar(Int.self, "SELECT count(*) FROM t"), 0)
+      try reopened.close()
+    }
+  }
 }
