@@ -83,4 +83,50 @@ final class CoreReviewProbes22Tests: TemporaryDirectoryTestCase {
       try target.close()
     }
   }
+
+  /// Pins (passes): with one `Row` value moved from row to row, a row kept from an earlier
+  /// step (inside the loop or after it) refuses to read instead of reading another row's
+  /// values, on a connection and on a statement; a nested run of the same SQL gets a
+  /// statement of its own.
+  func testARowKeptFromAnEarlierStepNeverReadsAnotherRowsValues() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE n(v INTEGER); INSERT INTO n VALUES (1), (2), (3)")
+    var kept: [Row] = []
+    var nested: [Int] = []
+    try db.forEachRow("SELECT v FROM n ORDER BY v") { row in
+      if let previous = kept.last {
+        XCTAssertThrowsError(try previous.get(Int.self, at: 0), "a row of an earlier step read")
+      }
+      kept.append(row)
+      XCTAssertNotNil(try row.get(Int.self, at: 0))
+      try db.forEachRow("SELECT v FROM n ORDER BY v") { inner in
+        nested.append(try inner.get(Int.self, at: 0))
+      }
+    }
+    XCTAssertEqual(kept.count, 3)
+    XCTAssertEqual(nested, [1, 2, 3, 1, 2, 3, 1, 2, 3])
+    for row in kept { XCTAssertThrowsError(try row.get(Int.self, at: 0)) }
+    let statement = try db.prepare("SELECT v FROM n ORDER BY v")
+    var fromStatement: [Row] = []
+    try statement.forEachRow { fromStatement.append($0) }
+    for row in fromStatement { XCTAssertThrowsError(try row.get(Int.self, at: 0)) }
+    XCTAssertEqual(
+      try db.queryFirst("SELECT v FROM n WHERE v = ?", values: 2)?.get(Int.self, at: 0), 2)
+    XCTAssertNil(try db.queryFirst("SELECT v FROM n WHERE v = ?", values: Int?.none))
+  }
+
+  /// Pins (passes): closing the connection from inside an iteration of a cached statement
+  /// is refused (the statement is in use) and the iteration ends normally.
+  func testClosingTheConnectionInsideAnIterationIsRefused() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE n(v INTEGER); INSERT INTO n VALUES (1), (2)")
+    var seen: [Int] = []
+    try db.forEachRow("SELECT v FROM n ORDER BY v") { row in
+      XCTAssertThrowsError(try db.close())
+      seen.append(try row.get(Int.self, at: 0))
+    }
+    XCTAssertEqual(seen, [1, 2])
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT count(*) FROM n"), 2)
+    try db.close()
+  }
 }
