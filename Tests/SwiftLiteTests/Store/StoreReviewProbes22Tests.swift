@@ -163,6 +163,28 @@ final class StoreReviewProbes22Tests: SQLiteTestCase {
     try queue.close()
   }
 
+  /// The same on a `DatabasePool`, whose writer runs each write the same way.
+  func testAPoolWriteAfterAWriteDescribesNoTableAgain() throws {
+    try makeTables()
+    let pool = try DatabasePool(path: databasePath)
+    let poolPass = { (number: Int) in
+      try pool.write { db in
+        for target in 0..<Self.targets {
+          try db.save(Probe(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
+        }
+      }
+    }
+    try poolPass(0)
+    try poolPass(1)
+    let log = Locked<[String]>([])
+    try pool.writeWithoutTransaction { db in db.trace = { sql in log.mutate { $0.append(sql) } } }
+    try poolPass(2)
+    try pool.writeWithoutTransaction { db in db.trace = nil }
+    let describing = log.value.filter { $0.hasPrefix("WITH version(value, data)") }.count
+    XCTAssertEqual(describing, 0, "described \(describing) tables of \(Self.targets)")
+    try pool.close()
+  }
+
   /// The same on a plain connection in `transaction(.immediate)`: the cause is the
   /// IMMEDIATE transaction, not the queue.
   func testAnImmediateTransactionAfterAnotherDescribesNoTableAgain() throws {
