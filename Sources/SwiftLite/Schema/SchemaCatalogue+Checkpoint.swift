@@ -5,8 +5,10 @@
 // A description depends on the main database's schema and on SwiftLite's record table.
 // What can change them, and what shows it:
 // - any change to the schema, by any connection or process, pending or committed: moves
-//   `PRAGMA schema_version`; a rollback of one that brings the number back expires every
-//   statement of the connection, so the check statement is prepared again;
+//   `PRAGMA schema_version`. A checkpoint is made only at a committed state (below), so a
+//   rollback that brings the number back brings back the schema it stood for; SQLite
+//   preparing the check statement again says nothing more (a pragma such as `query_only`
+//   expires every statement of the connection without changing anything);
 // - a commit by another connection or process (a record rewritten without a schema
 //   change): moves `PRAGMA data_version`, which this connection's own commits leave alone;
 // - this connection's own writes, committed or not (raw SQL on the record table, a
@@ -32,23 +34,22 @@ extension SchemaCatalogue {
     "SELECT s.schema_version, d.data_version FROM pragma_schema_version AS s,"
     + " pragma_data_version AS d"
 
-  /// Compares what a statement just read with the checkpoint: the versions, whether
-  /// SQLite prepared it again since its last run (`moved`), and the connection's changes.
+  /// Compares what a statement just read with the checkpoint: the versions and the
+  /// connection's changes.
   /// When they differ, the checkpoint's generation ends; a new one starts from what was
   /// read, unless the connection holds uncommitted writes (a rollback could undo what was
   /// read) or a version is unknown.
   /// - Returns: the generation under which what the statement read may be trusted, or 0.
-  func observe(schemaVersion: Int64?, dataVersion: Int64?, moved: Bool, in db: Connection)
-    -> UInt64
-  {
+  func observe(schemaVersion: Int64?, dataVersion: Int64?, in db: Connection) -> UInt64 {
     let changes = db.totalChanges
-    if !moved, let checkpoint, checkpoint.schemaVersion == schemaVersion,
+    if let checkpoint, checkpoint.schemaVersion == schemaVersion,
       checkpoint.dataVersion == dataVersion, checkpoint.totalChanges == changes
     {
       return generation
     }
     generation &+= 1
-    guard let schemaVersion, let dataVersion, !db.hasUncommittedWrites else {
+    guard let schemaVersion, let dataVersion, !db.hasUncommittedWrites, !db.hasWriteInProgress
+    else {
       checkpoint = nil
       return 0
     }
@@ -63,24 +64,18 @@ extension SchemaCatalogue {
   /// - Returns: `false` when anything may have changed, or the check failed (the caller
   ///   then describes the table, which reports any error).
   func confirms(_ generation: UInt64, in db: Connection) -> Bool {
-    guard generation != 0, generation == self.generation, checkpoint != nil else {
-      return false
-    }
+    // A write still running has changed rows that no number counts yet.
+    guard generation != 0, generation == self.generation, checkpoint != nil,
+      !db.hasWriteInProgress
+    else { return false }
     do {
-      if checkStatement == nil {
-        let statement = try db.prepare(Self.checkSQL)
-        checkStatement = (statement, statement.timesPrepared)
-      }
-      guard let (statement, preparations) = checkStatement else { return false }
+      if checkStatement == nil { checkStatement = try db.prepare(Self.checkSQL) }
+      guard let statement = checkStatement else { return false }
       var versions: (Int64, Int64)?
       try statement.forEachRow {
         versions = (try $0.get(Int64.self, at: 0), try $0.get(Int64.self, at: 1))
       }
-      let now = statement.timesPrepared
-      checkStatement?.preparations = now
-      return observe(
-        schemaVersion: versions?.0, dataVersion: versions?.1, moved: now != preparations, in: db)
-        == generation
+      return observe(schemaVersion: versions?.0, dataVersion: versions?.1, in: db) == generation
     } catch {
       checkStatement = nil
       return false

@@ -91,11 +91,10 @@ final class SchemaCatalogue {
   /// vouched for.
   var checkpoint: Checkpoint?
   /// Which run of unchanged states the checkpoint belongs to: moved each time a check
-  /// finds that something may have changed (see ``observe(schemaVersion:dataVersion:moved:in:)``).
+  /// finds that something may have changed (see ``observe(schemaVersion:dataVersion:in:)``).
   var generation: UInt64 = 0
-  /// The statement that reads the versions a checkpoint is made of, with how many times
-  /// SQLite had prepared it again when it last ran.
-  var checkStatement: (statement: Statement, preparations: Int32)?
+  /// The statement that reads the versions a checkpoint is made of.
+  var checkStatement: Statement?
 
   /// The most descriptions kept: past that, they are all forgotten and read again.
   static let describedCapacity = 16_384
@@ -146,8 +145,6 @@ final class SchemaCatalogue {
     // The light statement first, for a table the catalogue knows; the gated one when the
     // table is not as the model writes it.
     var lightRefused = false
-    // Whether SQLite prepared any statement read here again since its last run.
-    var anyMoved = false
     // A record table made, changed or dropped since the catalogue looked is read again,
     // once or twice (another connection could change it in between).
     while true {
@@ -169,10 +166,7 @@ final class SchemaCatalogue {
         _ = try scan(db, after: lastRowID, lookingFor: nil)
         continue
       }
-      if moved {
-        described = [:]
-        anyMoved = true
-      }
+      if moved { described = [:] }
       if let kept, parts.schemaVersion == kept.schemaVersion {
         // The schema version is the one the table was described at: the pragmas did not
         // run, and the description stands, with the record just read. Unless SQLite
@@ -181,8 +175,7 @@ final class SchemaCatalogue {
         if !moved, kept.description.isDescribed(by: parts.stored) {
           var reused = kept.description.reused(record: parts.record, expecting: expected)
           reused.checkpointGeneration = observe(
-            schemaVersion: parts.schemaVersion, dataVersion: parts.dataVersion, moved: anyMoved,
-            in: db)
+            schemaVersion: parts.schemaVersion, dataVersion: parts.dataVersion, in: db)
           return reused
         }
         described[name] = nil
@@ -217,7 +210,7 @@ final class SchemaCatalogue {
     readings &+= 1
     description.reading = readings
     description.checkpointGeneration = observe(
-      schemaVersion: parts.schemaVersion, dataVersion: parts.dataVersion, moved: anyMoved, in: db)
+      schemaVersion: parts.schemaVersion, dataVersion: parts.dataVersion, in: db)
     if description.kind != .missing, let version = parts.schemaVersion, let rowID = rowIDs[key] {
       if described.count >= Self.describedCapacity { described = [:] }
       described[name] = (version, rowID, description)
