@@ -10,11 +10,11 @@ private struct Probe: Model, Equatable {
   static let primaryKey = ["id"]
 }
 
-/// Review probes of the per-target catalogue (Schema/SchemaCatalogue+Checkpoint.swift): a
+/// The per-target catalogue (Schema/SchemaCatalogue+Checkpoint.swift): a
 /// model table checked before, used again after the connection's cache let it go, must
 /// not be trusted when something it depends on may have changed, and should be trusted
 /// when nothing did.
-final class StoreReviewProbes22Tests: SQLiteTestCase {
+final class CheckpointTrustTests: SQLiteTestCase {
   /// More than a connection keeps checked: each pass checks every table again.
   private static let targets = Connection.attachmentCapacity + 44
   private static let typesSQL =
@@ -98,7 +98,7 @@ final class StoreReviewProbes22Tests: SQLiteTestCase {
     try rotating.close()
   }
 
-  /// Pins the finished-statement case of the probe above (passes): the same rewrite, run
+  /// The finished-statement case of the test above: the same rewrite, run
   /// to its end, moves the connection's total changes and the table is read again.
   func testARecordRewrittenByAFinishedUpdateReturningIsReadAgain() throws {
     try makeTables()
@@ -116,7 +116,7 @@ final class StoreReviewProbes22Tests: SQLiteTestCase {
     try rotating.close()
   }
 
-  /// Pins (passes): a backup into the rotating connection from a file whose record of one
+  /// A backup into the rotating connection from a file whose record of one
   /// table differs is seen (the backup moves the destination's schema version).
   func testABackupIntoTheConnectionIsSeen() throws {
     try makeTables()

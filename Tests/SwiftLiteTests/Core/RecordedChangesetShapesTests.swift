@@ -3,9 +3,9 @@ import XCTest
 
 @testable import SwiftLite
 
-/// Review probes of the changeset framing check (Core/Changeset+Validation.swift): what
-/// sessions record must pass it, whatever the shape of the table. All pass and pin it.
-final class CoreReviewProbes22Tests: TemporaryDirectoryTestCase {
+/// The changeset framing check (Core/Changeset+Validation.swift): what
+/// sessions record must pass it, whatever the shape of the table.
+final class RecordedChangesetShapesTests: TemporaryDirectoryTestCase {
   /// A table of 200 columns (a column count and key flags past one varint byte's worth of
   /// columns) whose three-column key sits out of column order, a WITHOUT ROWID table keyed
   /// by a REAL and a BLOB, and keys of TEXT longer than 127 bytes (a two-byte length).
@@ -84,7 +84,7 @@ final class CoreReviewProbes22Tests: TemporaryDirectoryTestCase {
     }
   }
 
-  /// Pins (passes): with one `Row` value moved from row to row, a row kept from an earlier
+  /// With one `Row` value moved from row to row, a row kept from an earlier
   /// step (inside the loop or after it) refuses to read instead of reading another row's
   /// values, on a connection and on a statement; a nested run of the same SQL gets a
   /// statement of its own.
@@ -115,7 +115,7 @@ final class CoreReviewProbes22Tests: TemporaryDirectoryTestCase {
     XCTAssertNil(try db.queryFirst("SELECT v FROM n WHERE v = ?", values: Int?.none))
   }
 
-  /// Pins (passes): closing the connection from inside an iteration of a cached statement
+  /// Closing the connection from inside an iteration of a cached statement
   /// is refused (the statement is in use) and the iteration ends normally.
   func testClosingTheConnectionInsideAnIterationIsRefused() throws {
     let db = try open()

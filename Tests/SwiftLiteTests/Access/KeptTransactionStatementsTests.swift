@@ -3,11 +3,11 @@ import XCTest
 
 @testable import SwiftLite
 
-/// Review probes of a queue's kept BEGIN IMMEDIATE / COMMIT and of a read's cached
+/// A queue's kept BEGIN IMMEDIATE and COMMIT, and a read's cached
 /// `PRAGMA query_only` (Core/Connection+Transactions.swift, Access/SerializedDatabase.swift):
 /// whatever cuts a read or a write short, the next write must work and see only
 /// committed rows.
-final class AccessReviewProbes22Tests: TemporaryDirectoryTestCase {
+final class KeptTransactionStatementsTests: TemporaryDirectoryTestCase {
   private func queue() throws -> DatabaseQueue {
     let queue = try DatabaseQueue(path: path())
     try queue.write { db in try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)") }
@@ -32,7 +32,7 @@ final class AccessReviewProbes22Tests: TemporaryDirectoryTestCase {
     try queue.writeWithoutTransaction { db in db.trace = nil }
   }
 
-  /// Pins (passes): an interrupt landing on the read's restore of `query_only` leaves the
+  /// An interrupt landing on the read's restore of `query_only` leaves the
   /// connection writable.
   func testAnInterruptOnTheQueryOnlyRestoreLeavesWritesWorking() throws {
     let queue = try queue()
@@ -43,7 +43,7 @@ final class AccessReviewProbes22Tests: TemporaryDirectoryTestCase {
     XCTAssertEqual(try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM t") }, 1)
   }
 
-  /// Pins (passes): an interrupt landing on the read's `query_only = 1` fails that read
+  /// An interrupt landing on the read's `query_only = 1` fails that read
   /// only.
   func testAnInterruptOnTheQueryOnlySetLeavesWritesWorking() throws {
     let queue = try queue()
@@ -89,7 +89,7 @@ final class AccessReviewProbes22Tests: TemporaryDirectoryTestCase {
     XCTAssertEqual(try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM t") }, 1)
   }
 
-  /// Pins (passes): the user's own BEGIN inside `write {}` is refused and the write rolled
+  /// The user's own BEGIN inside `write {}` is refused and the write rolled
   /// back; the next write works.
   func testAUsersOwnBeginInsideWriteIsRefusedAndTheNextWriteWorks() throws {
     let queue = try queue()
@@ -122,7 +122,7 @@ final class AccessReviewProbes22Tests: TemporaryDirectoryTestCase {
       try queue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM child") }, 1)
   }
 
-  /// Pins (passes): a read nested in a write (query_only on and off inside the write's
+  /// A read nested in a write (query_only on and off inside the write's
   /// transaction, through the statement cache) and a table made in the write leave the
   /// write committing everything, and the next write works.
   func testANestedReadAndASchemaChangeInsideAWriteCommitEverything() throws {

@@ -2,7 +2,7 @@ import Foundation
 import SwiftLite
 import XCTest
 
-/// What a `write(to:)` of the probes below does on the side, set by each test.
+/// What a `write(to:)` of the tests below does on the side, set by each test.
 private enum SideWrite {
   nonisolated(unsafe) static var connection: Connection?
   /// Saves this model from inside the next `Reentrant.write(to:)`, after its id.
@@ -66,14 +66,14 @@ private struct Neighbour: Model, RowMapped, Equatable {
   }
 }
 
-/// Review probes of RowMapped writes that bind straight into the table's one statement
+/// RowMapped writes that bind straight into the table's one statement
 /// (Records/MappedRowWriter.swift, Store/ModelTable.swift `Writer`).
-final class RecordsReviewProbes22Tests: XCTestCase {
+final class NestedModelWriteTests: XCTestCase {
   private var directory: URL!
 
   override func setUpWithError() throws {
     directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ReviewProbes22-" + UUID().uuidString, isDirectory: true)
+      .appendingPathComponent("NestedModelWrite-" + UUID().uuidString, isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   }
 
@@ -117,7 +117,7 @@ final class RecordsReviewProbes22Tests: XCTestCase {
       ])
   }
 
-  /// Pins (passes): a save into another table from inside `write(to:)` leaves both rows as
+  /// A save into another table from inside `write(to:)` leaves both rows as
   /// given (each table has its own statement).
   func testASaveOfAnotherTableFromInsideWriteToKeepsBothRows() throws {
     let db = try open()
