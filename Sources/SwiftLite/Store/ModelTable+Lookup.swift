@@ -1,0 +1,30 @@
+// A mapped model's lookup by primary key keeps its own prepared statement on the table, as
+// its insert keeps its writer: a lookup then finds it without going through the
+// connection's statement cache (no search by SQL text, no run to begin and end), and the
+// statement goes when the table does (a schema change, the table evicted, the connection
+// closed), exactly as the writers do.
+extension ModelTable {
+  /// The statement of a lookup by primary key (``findSQL``), owned by this table.
+  final class Lookup {
+    let statement: Statement
+    /// The statement's SQL, for the errors of a connection that cannot run it.
+    let sql: String
+    /// Whether a lookup is running it now: a lookup started inside another (from a
+    /// model's `init(row:)`) goes through the statement cache instead.
+    var isInUse = false
+
+    init(_ statement: Statement) {
+      self.statement = statement
+      sql = statement.sql
+    }
+  }
+
+  /// The table's lookup statement, prepared on first use.
+  /// - Throws: `SQLiteError` when the connection cannot prepare it.
+  func lookup(_ db: Connection) throws -> Lookup {
+    if let keptLookup { return keptLookup }
+    let made = Lookup(try db.prepare(findSQL))
+    keptLookup = made
+    return made
+  }
+}
