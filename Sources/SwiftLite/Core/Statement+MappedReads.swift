@@ -15,3 +15,9 @@ extension Statement {
     try bindValue(key, at: 1)
   }
 }
+
+extension Statement {
+  /// Whether `layout` is the statement's layout now (no re-prepare has changed it since it
+  /// was read): a map of its columns made for it still holds.
+  func hasLayout(_ layout: ColumnLayout) -> Bool { cachedLayout === layout }
+}

@@ -79,8 +79,8 @@ extension Connection {
     }
     do {
       try statement.bindKey(key)
-      return try mapped.readFirst(
-        statement, columns: table.readColumns(of: statement), as: M.self)
+      guard try statement.step() else { return nil }
+      return try mapped.readRow(statement, columns: lookup.columns(table), as: M.self)
     } catch let error as DecodingError {
       throw table.located(error, in: statement.row)
     }

@@ -12,10 +12,25 @@ extension ModelTable {
     /// Whether a lookup is running it now: a lookup started inside another (from a
     /// model's `init(row:)`) goes through the statement cache instead.
     var isInUse = false
+    /// Where the model's positions are among the statement's columns, and the layout that
+    /// map was made for (see ``columns(_:)``).
+    private var readMap: ColumnMap?
+    private var readLayout: ColumnLayout?
 
     init(_ statement: Statement) {
       self.statement = statement
       sql = statement.sql
+    }
+
+    /// The map of the statement's columns for `table`'s model, read after a step (which
+    /// may have prepared the statement again, with other columns): the one kept while the
+    /// layout is the same.
+    func columns(_ table: ModelTable) -> ColumnMap {
+      if let readMap, let readLayout, statement.hasLayout(readLayout) { return readMap }
+      let map = table.readColumns(of: statement)
+      readMap = map
+      readLayout = statement.layout
+      return map
     }
   }
 
