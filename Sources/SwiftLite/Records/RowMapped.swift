@@ -108,8 +108,7 @@ extension RowMapped {
   }
 
   /// Reads the row `statement` stands on as a model of this type, returned as `M`.
-  static func readRow<M>(_ statement: Statement, columns: ColumnMap, as type: M.Type) throws -> M
-  {
+  static func readRow<M>(_ statement: Statement, columns: ColumnMap, as type: M.Type) throws -> M {
     assert(M.self == Self.self, "a RowMapped bridge called with another type")
     let model = try Self(row: MappedRow(row: statement.row, columns: columns))
     return unsafeBitCast(model, to: M.self)

@@ -72,18 +72,7 @@ extension Connection {
     let statement = lookup.statement
     // As a cached statement's run does: the owner may have changed since it was prepared.
     if statement.owner !== owner { statement.owner = owner }
-    lookup.isInUse = true
-    defer {
-      lookup.isInUse = false
-      statement.resetNow()
-    }
-    do {
-      try statement.bindKey(key)
-      guard try statement.step() else { return nil }
-      return try mapped.readRow(statement, columns: lookup.columns(table), as: M.self)
-    } catch let error as DecodingError {
-      throw table.located(error, in: statement.row)
-    }
+    return try lookup.read(mapped, key: key, table: table, as: M.self)
   }
 
   /// The first row of a bound statement of the model's table as a model, or `nil`.

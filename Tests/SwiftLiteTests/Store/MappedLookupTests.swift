@@ -104,6 +104,7 @@ final class MappedLookupTests: SQLiteTestCase {
     try db.execute("CREATE TABLE LookupTag(code TEXT PRIMARY KEY, label TEXT NOT NULL)")
     try db.execute("INSERT INTO LookupTag VALUES ('a', 'first')")
     XCTAssertEqual(try db.find(LookupTag.self, id: "a")?.label, "first")
+    let table = try db.modelTable(LookupTag.self, target: nil, for: .read)
     let other = try openSecondConnection()
     try other.execute(
       """
@@ -113,6 +114,8 @@ final class MappedLookupTests: SQLiteTestCase {
       """)
     try other.close()
     XCTAssertEqual(try db.find(LookupTag.self, id: "a"), LookupTag(code: "a", label: "second"))
+    // The table was not checked again: its lookup statement was prepared again by SQLite.
+    XCTAssertTrue(table === (try db.modelTable(LookupTag.self, target: nil, for: .read)))
     XCTAssertEqual(try db.find(LookupTag.self, id: "a")?.label, "second")
   }
 
