@@ -57,8 +57,15 @@ extension ModelTable {
 
   /// The table's lookup statement, prepared on first use.
   /// - Throws: `SQLiteError` when the connection cannot prepare it.
-  func lookup(_ db: Connection) throws -> Lookup {
+  // Inlined into the lookup, the preparation out of line: most calls find it kept.
+  @inline(__always) func lookup(_ db: Connection) throws -> Lookup {
     if let keptLookup { return keptLookup }
+    return try makeLookup(db)
+  }
+
+  /// Prepares the table's lookup statement and keeps it.
+  /// - Throws: `SQLiteError` when the connection cannot prepare it.
+  @inline(never) private func makeLookup(_ db: Connection) throws -> Lookup {
     let made = Lookup(try db.prepare(findSQL), table: self)
     keptLookup = made
     return made
