@@ -54,7 +54,7 @@ public final class Statement {
   /// or as the first row of ``Connection/query(_:_:)``, kept to hold the next one once no
   /// row uses it any more (see ``RowBuffer/make(reusingSpareOf:)``).
   @exclusivity(unchecked) var spareRow: RowBuffer?
-  private var cachedLayout: ColumnLayout?
+  private(set) var cachedLayout: ColumnLayout?
   /// The number of the row the statement stands on, or 0 when it stands on none (before
   /// the first step, after the last one, a failure or a reset). Each step to a row takes a
   /// new number: a ``Row`` read in place keeps the number it was made at and reads only

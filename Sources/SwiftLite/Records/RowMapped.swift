@@ -107,6 +107,13 @@ extension RowMapped {
     return unsafeBitCast(model, to: M.self)
   }
 
+  /// Reads the row `statement` stands on as a model of this type, returned as `M`.
+  static func readRow<M>(_ statement: Statement, columns: ColumnMap, as type: M.Type) throws -> M {
+    assert(M.self == Self.self, "a RowMapped bridge called with another type")
+    let model = try Self(row: MappedRow(row: statement.row, columns: columns))
+    return unsafeBitCast(model, to: M.self)
+  }
+
   /// Reads one row as a model of this type and drops it: a check that the row maps.
   static func check(_ row: Row, columns: ColumnMap) throws {
     _ = try Self(row: MappedRow(row: row, columns: columns))

@@ -35,6 +35,8 @@ extension Connection {
       // The general path reports the wrong number of key values.
       return try find(model, key: [try id.sqliteValue()], target: target)
     }
+    // A mapped model's lookup runs the statement its table keeps (see `lookUp`).
+    if table.isMapped { return try lookUp(model, table, key: try id.sqliteValue()) }
     // One value bound straight to the cached lookup: no arrays, no SQL built per call.
     return try withCachedStatement(
       table.findSQL, bind: { statement in try statement.bind(values: id) },
@@ -50,6 +52,27 @@ extension Connection {
     return try withCachedStatement(table.findSQL, StatementArguments(key)) { statement in
       try first(model, table, statement)
     }
+  }
+
+  /// The mapped model with primary key `key`, or `nil`, read with the lookup statement its
+  /// table keeps: bound, stepped once and reset, with no statement cache in between. A
+  /// lookup started while that statement runs (from a model's `init(row:)`) takes the
+  /// cached statement instead.
+  /// - Throws: `SQLiteError`; `DecodingError` naming the column and the row.
+  @usableFromInline func lookUp<M: Model>(_ model: M.Type, _ table: ModelTable, key: SQLiteValue)
+    throws -> M?
+  {
+    let lookup = try table.lookup(self)
+    guard let mapped = table.mapped, !lookup.isInUse else {
+      return try withCachedStatement(table.findSQL, StatementArguments([key])) { statement in
+        try first(model, table, statement)
+      }
+    }
+    try ensureOpen(lookup.sql)
+    let statement = lookup.statement
+    // As a cached statement's run does: the owner may have changed since it was prepared.
+    if statement.owner !== owner { statement.owner = owner }
+    return try lookup.read(mapped, key: key, table: table, as: M.self)
   }
 
   /// The first row of a bound statement of the model's table as a model, or `nil`.

@@ -257,6 +257,10 @@
 
   private var upsert: Writer?
   private var insert: Writer?
+  /// The lookup by primary key of a mapped model (see ``lookup(_:)``).
+  var keptLookup: Lookup?
+  /// Whether the model reads itself (``RowMapped``): its lookups take ``lookup(_:)``.
+  @usableFromInline var isMapped: Bool { mapped != nil }
 
   /// INSERT ... ON CONFLICT DO UPDATE: `save`. Prepared on first use.
   /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
