@@ -235,8 +235,14 @@
         ? nil : SchemaCatalogue.of(db)
     }
 
+    /// Whether a write is under way: a model's `write(to:)` or `encode(to:)` that saves a
+    /// model of the same table is given a writer of its own (see ``upsertWriter(_:)``).
+    private(set) var isWriting = false
+
     /// Encodes `model` into the statement's parameters and runs it.
     func write<M: Encodable>(_ model: M) throws {
+      isWriting = true
+      defer { isWriting = false }
       if let mapped, let parameters {
         marks.next()
         try mapped.write(
@@ -255,6 +261,8 @@
     }
   }
 
+  /// Whether ``encode(_:)`` is under way.
+  private var isEncoding = false
   private var upsert: Writer?
   private var insert: Writer?
   /// The lookup by primary key of a mapped model (see ``lookup(_:)``).
@@ -265,7 +273,12 @@
   /// INSERT ... ON CONFLICT DO UPDATE: `save`. Prepared on first use.
   /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
   func upsertWriter(_ db: Connection) throws -> Writer {
-    if let upsert { return upsert }
+    if let upsert {
+      // Saved from inside the write of another model of this table: the kept statement
+      // is half bound, so this save runs a statement of its own.
+      if upsert.isWriting { return try Writer(upsertSQL, table: self, db: db) }
+      return upsert
+    }
     if let reason = mapping.insertRefusal ?? mapping.upsertRefusal {
       throw ModelError.writeRefused(table: name, reason: reason)
     }
@@ -277,7 +290,10 @@
   /// Plain INSERT: `insert`. Prepared on first use.
   /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
   func insertWriter(_ db: Connection) throws -> Writer {
-    if let insert { return insert }
+    if let insert {
+      if insert.isWriting { return try Writer(insertSQL, table: self, db: db) }
+      return insert
+    }
     if let reason = mapping.insertRefusal {
       throw ModelError.writeRefused(table: name, reason: reason)
     }
@@ -287,8 +303,20 @@
   }
 
   /// Encodes `model` into ``values``, one per property, with its own mapping or `Codable`.
-  /// - Throws: `EncodingError` naming the column for a value SQLite cannot store.
+  /// - Throws: `EncodingError` naming the column for a value SQLite cannot store;
+  ///   ``ModelError/writeRefused(table:reason:)`` for a model of this table written from
+  ///   inside the encoding of another.
   func encode<M: Encodable>(_ model: M) throws {
+    // The values are the table's one list: a model of this table written from inside the
+    // encoding of another would mix its values with the other's.
+    if isEncoding {
+      throw ModelError.writeRefused(
+        table: name,
+        reason: "a model of this table was written from inside the encoding of another"
+          + " (its write(to:) or encode(to:)); write it before or after")
+    }
+    isEncoding = true
+    defer { isEncoding = false }
     if let mapped, let slots {
       for index in valueList.storage.indices { valueList.storage[index] = .null }
       try mapped.write(

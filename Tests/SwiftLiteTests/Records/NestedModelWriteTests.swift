@@ -9,6 +9,8 @@ private enum SideWrite {
   nonisolated(unsafe) static var sameTable: Reentrant?
   /// Saves this model of another table from inside the next `Reentrant.write(to:)`.
   nonisolated(unsafe) static var otherTable: Neighbour?
+  /// Updates this model from inside the next `Reentrant.write(to:)`.
+  nonisolated(unsafe) static var sameTableUpdate: Reentrant?
 }
 
 /// A mapped model whose `write(to:)` may save another model on the same connection between
@@ -39,6 +41,10 @@ private struct Reentrant: Model, RowMapped, Equatable {
       if let other = SideWrite.otherTable {
         SideWrite.otherTable = nil
         try db.save(other)
+      }
+      if let other = SideWrite.sameTableUpdate {
+        SideWrite.sameTableUpdate = nil
+        try db.update(other)
       }
     }
     try row.set(text, at: 1)
@@ -93,20 +99,13 @@ final class NestedModelWriteTests: XCTestCase {
   /// is filling, and starts a new generation of its marks. The outer save then binds NULL
   /// over its own text (marked with the old generation) and keeps the inner id: it
   /// overwrites the inner row with a NULL text, never writes its own, and reports success.
-  /// Either both rows should be stored as given, or the nested save should be refused.
+  /// Both rows are stored as given: the inner save runs a statement of its own.
   func testASaveOfTheSameTableFromInsideWriteToDoesNotCorruptTheOuterRow() throws {
     let db = try open()
     try db.save(Reentrant(id: 100, text: "first"))
     SideWrite.connection = db
     SideWrite.sameTable = Reentrant(id: 2, text: "inner")
-    do {
-      try db.save(Reentrant(id: 1, text: "outer"))
-    } catch {
-      // A refusal is an honest answer; the outer row must then be absent.
-      SideWrite.connection = nil
-      XCTAssertNil(try db.find(Reentrant.self, id: 1))
-      return
-    }
+    try db.save(Reentrant(id: 1, text: "outer"))
     SideWrite.connection = nil
     let rows = try db.findAll(Reentrant.self, orderBy: "id")
     XCTAssertEqual(
@@ -133,5 +132,25 @@ final class NestedModelWriteTests: XCTestCase {
     XCTAssertEqual(
       try db.findAll(Neighbour.self, orderBy: "id"),
       [Neighbour(id: 2, text: "inner"), Neighbour(id: 100, text: "first")])
+  }
+
+  /// An update of the same table from inside the encoding of another is refused: the
+  /// table's one list of values is being filled. Nothing is written by either.
+  func testAnUpdateOfTheSameTableFromInsideAnUpdateIsRefused() throws {
+    let db = try open()
+    try db.save(Reentrant(id: 1, text: "one"))
+    try db.save(Reentrant(id: 2, text: "two"))
+    SideWrite.connection = db
+    defer { SideWrite.connection = nil }
+    SideWrite.sameTableUpdate = Reentrant(id: 2, text: "inner")
+    XCTAssertThrowsError(try db.update(Reentrant(id: 1, text: "outer"))) { error in
+      guard case .writeRefused(let table, _)? = error as? ModelError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(table, "reentrant")
+    }
+    XCTAssertEqual(
+      try db.findAll(Reentrant.self, orderBy: "id"),
+      [Reentrant(id: 1, text: "one"), Reentrant(id: 2, text: "two")])
   }
 }
