@@ -16,7 +16,7 @@
 //   counts every row any statement of the connection changed, triggers' rows included.
 //   Only a model's own write into its own table (no other row changed: the total moved by
 //   exactly the statement's direct changes) is let through (see
-//   ``SchemaCatalogue/noteModelWrite(changesBefore:in:)``);
+//   ``SchemaCatalogue/noteModelWrite(in:)``);
 // - a rollback: undoes only what came after the checkpoint, because a checkpoint is made
 //   only when the connection has no uncommitted write; what came after it either moved
 //   one of the numbers above, or was a model's row, which no description depends on.
@@ -82,15 +82,13 @@ extension SchemaCatalogue {
     }
   }
 
-  /// Lets a model's write into its own table through the checkpoint (see above): when
-  /// the checkpoint had counted every change before it (`changesBefore`), and the write
-  /// changed no row but its own statement's (no trigger or foreign key action wrote
-  /// anything), the checkpoint counts its rows too.
-  func noteModelWrite(changesBefore: Int, in db: Connection) {
-    guard var checkpoint, checkpoint.totalChanges == changesBefore else { return }
-    let after = db.totalChanges
-    guard after - changesBefore == db.changes else { return }
-    checkpoint.totalChanges = after
-    self.checkpoint = checkpoint
+  /// Lets a model's write into its own table through the checkpoint (see above): the
+  /// checkpoint counts the rows the write's own statement changed. Should any other row
+  /// have changed since the checkpoint (a trigger or foreign key action of this write, or
+  /// any other statement), the connection's total is then above the checkpoint's, and
+  /// the next check finds it: every count only grows.
+  func noteModelWrite(in db: Connection) {
+    checkpoint?.totalChanges += db.changes
   }
+
 }

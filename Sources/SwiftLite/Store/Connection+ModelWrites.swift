@@ -9,7 +9,7 @@ extension Connection {
   ///   violated constraint (a UNIQUE column other than the key, say).
   public func save<M: Model>(_ model: M, target: String? = nil) throws {
     let table = try writableModelTable(M.self, target: target)
-    try table.upsertWriter(self).write(model)
+    try table.upsertWriter(self).write(model, on: self)
   }
 
   /// Saves many models in one transaction (a savepoint inside an open one), through one
@@ -20,7 +20,7 @@ extension Connection {
     let writer = try table.upsertWriter(self)
     try savepoint { _ in
       for model in models {
-        try writer.write(model)
+        try writer.write(model, on: self)
       }
     }
   }
@@ -32,7 +32,7 @@ extension Connection {
   @discardableResult
   public func insert<M: Model>(_ model: M, target: String? = nil) throws -> Int64 {
     let table = try writableModelTable(M.self, target: target)
-    try table.insertWriter(self).write(model)
+    try table.insertWriter(self).write(model, on: self)
     return lastInsertRowID
   }
 

@@ -209,10 +209,9 @@
 
     /// Formats by position of a mapped model's `mappedColumns`, when some are not standard.
     private let dateFormats: ContiguousArray<ColumnDateForm?>?
-    /// The connection, and its schema catalogue to tell of each write (see
-    /// ``SchemaCatalogue/noteModelWrite(changesBefore:in:)``); `nil` for a model of
-    /// SwiftLite's own record table, whose writes change what descriptions say.
-    private unowned let connection: Connection
+    /// The connection's schema catalogue, to tell of each write (see
+    /// ``SchemaCatalogue/noteModelWrite(in:)``); `nil` for a model of SwiftLite's own
+    /// record table, whose writes change what descriptions say.
     private let catalogue: SchemaCatalogue?
 
     init(_ sql: String, table: ModelTable, db: Connection) throws {
@@ -229,7 +228,6 @@
       mapped = table.mapped
       parameters = table.parameters
       marks = ParameterMarks(count: table.parameters?.indexes.count ?? 0)
-      connection = db
       catalogue =
         SchemaCatalogue.sameName(table.name, AutoMigration.recordTable)
         ? nil : SchemaCatalogue.of(db)
@@ -239,8 +237,9 @@
     /// model of the same table is given a writer of its own (see ``upsertWriter(_:)``).
     private(set) var isWriting = false
 
-    /// Encodes `model` into the statement's parameters and runs it.
-    func write<M: Encodable>(_ model: M) throws {
+    /// Encodes `model` into the statement's parameters and runs it on `db`, the connection
+    /// that made this writer.
+    func write<M: Encodable>(_ model: M, on db: Connection) throws {
       isWriting = true
       defer { isWriting = false }
       if let mapped, let parameters {
@@ -255,9 +254,8 @@
       } else {
         try encoder.encode(model)
       }
-      let changesBefore = connection.totalChanges
       try statement.run()
-      catalogue?.noteModelWrite(changesBefore: changesBefore, in: connection)
+      catalogue?.noteModelWrite(in: db)
     }
   }
 
