@@ -89,7 +89,7 @@ final class SchemaCatalogue {
 
   /// The state of the file last confirmed (see ``Checkpoint``), `nil` when none can be
   /// vouched for.
-  var checkpoint: Checkpoint?
+  @exclusivity(unchecked) var checkpoint: Checkpoint?
   /// Which run of unchanged states the checkpoint belongs to: moved each time a check
   /// finds that something may have changed (see ``observe(schemaVersion:dataVersion:in:)``).
   var generation: UInt64 = 0
