@@ -110,12 +110,14 @@ final class DocExamplesTests: XCTestCase {
   func testAPIConnectionBackup01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionBackup01) }
   /// Sources/SwiftLite/Core/Connection+Changesets.swift, line 17.
   func testAPIConnectionChangesets01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionChangesets01) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 169.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 193.
   func testAPIConnectionExecution01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution01) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 247.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 271.
   func testAPIConnectionExecution02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution02) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 284.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 296.
   func testAPIConnectionExecution03() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution03) }
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 330.
+  func testAPIConnectionExecution04() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution04) }
   /// Sources/SwiftLite/Core/Connection+Functions.swift, line 11.
   func testAPIConnectionFunctions01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionFunctions01) }
   /// Sources/SwiftLite/Core/Connection+UnicodeText.swift, line 21.
@@ -248,7 +250,7 @@ final class DocExamplesTests: XCTestCase {
   func testAPISchemaSnapshotDatabase01() async throws { try await runTwiceInFreshFolder(exampleAPISchemaSnapshotDatabase01) }
   /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 13.
   func testAPIConnectionModelReads01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReads01) }
-  /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 95.
+  /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 118.
   func testAPIConnectionModelReads02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReads02) }
   /// Sources/SwiftLite/Store/Connection+ModelReturning.swift, line 9.
   func testAPIConnectionModelReturning01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReturning01) }
