@@ -48,7 +48,7 @@ extension SchemaCatalogue {
       return generation
     }
     generation &+= 1
-    guard let schemaVersion, let dataVersion, !db.hasUncommittedWrites, !db.hasWriteInProgress
+    guard let schemaVersion, let dataVersion, !db.hasUncommittedWrites
     else {
       checkpoint = nil
       return 0
@@ -64,9 +64,10 @@ extension SchemaCatalogue {
   /// - Returns: `false` when anything may have changed, or the check failed (the caller
   ///   then describes the table, which reports any error).
   func confirms(_ generation: UInt64, in db: Connection) -> Bool {
-    // A write still running has changed rows that no number counts yet.
+    // A write still running has changed rows that no number counts yet. It holds a write
+    // transaction open, so outside one the statements need no look.
     guard generation != 0, generation == self.generation, checkpoint != nil,
-      !db.hasWriteInProgress
+      !(db.hasUncommittedWrites && db.hasWriteInProgress)
     else { return false }
     do {
       if checkStatement == nil { checkStatement = try db.prepare(Self.checkSQL) }
