@@ -16,13 +16,5 @@ extension Connection {
   /// Whether a statement that writes (not `sqlite3_stmt_readonly`) has stepped and not yet
   /// been reset: an `UPDATE ... RETURNING` read part way, say. Its changes are made, but
   /// `sqlite3_total_changes` counts them only when it ends.
-  var hasWriteInProgress: Bool {
-    guard isOpen else { return false }
-    var statement = sqlite3_next_stmt(handle, nil)
-    while let current = statement {
-      if sqlite3_stmt_busy(current) != 0, sqlite3_stmt_readonly(current) == 0 { return true }
-      statement = sqlite3_next_stmt(handle, current)
-    }
-    return false
-  }
+  var hasWriteInProgress: Bool { hasStatementInProgress(writing: true) }
 }

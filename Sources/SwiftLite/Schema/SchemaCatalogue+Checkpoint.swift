@@ -12,8 +12,9 @@
 // - a commit by another connection or process (a record rewritten without a schema
 //   change): moves `PRAGMA data_version`, which this connection's own commits leave alone;
 // - this connection's own writes, committed or not (raw SQL on the record table, a
-//   trigger, a changeset, C calls on the handle): move `sqlite3_total_changes`, which
-//   counts every row any statement of the connection changed, triggers' rows included.
+//   trigger, a changeset, C calls on the handle): move the connection's `totalChanges`,
+//   which counts every row any statement of the connection changed, triggers' rows
+//   included, once the statement ends (while a write still runs, nothing is vouched for);
 //   Only a model's own write into its own table (no other row changed: the total moved by
 //   exactly the statement's direct changes) is let through (see
 //   ``SchemaCatalogue/noteModelWrite(in:)``);
@@ -25,7 +26,7 @@ extension SchemaCatalogue {
   struct Checkpoint {
     var schemaVersion: Int64
     var dataVersion: Int64
-    /// `sqlite3_total_changes` then, moved along by the model writes let through since.
+    /// The connection's `totalChanges` then, moved along by the model writes let through since.
     var totalChanges: Int
   }
 
