@@ -45,6 +45,7 @@ extension Connection {
     guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
       throw SQLiteError(sqlite3_errcode(destination.handle), destination.handle)
     }
+    destination.writeRunCounter.count &+= 1
     var isFinished = false
     // Finishing an incomplete backup rolls the destination back.
     defer { if !isFinished { sqlite3_backup_finish(backup) } }

@@ -60,6 +60,7 @@ extension Connection {
     try withoutActuallyEscaping(onConflict) { handler in
       let context = ApplyContext(api: api, tables: tables, handler: handler)
       let body = { (connection: Connection) throws in
+        connection.writeRunCounter.count &+= 1
         let code = changeset.data.withUnsafeBytes { bytes in
           // SQLite only reads the bytes.
           api.apply(

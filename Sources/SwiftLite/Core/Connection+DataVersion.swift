@@ -1,20 +1,63 @@
 internal import CSQLite
 
 // What a connection can tell, without running a statement, about the state of the main
-// database it last read: whether its transaction has written to it, and whether a statement
-// that writes is still running (its changes are made but not yet counted). The schema catalogue
+// database it last read: whether its transaction may have written to it, and whether any
+// statement that writes ran since a given moment. The schema catalogue
 // (Schema/SchemaCatalogue+Checkpoint.swift) uses it to decide when what it checked can
 // be kept past a transaction's end.
 extension Connection {
-  /// Whether the open transaction has written to the main database: changes a rollback
-  /// would undo (`sqlite3_txn_state` is `SQLITE_TXN_WRITE`). `false` outside a
-  /// transaction, in a transaction that only read, and on a closed connection.
+  /// How many times a statement that writes started a run on this connection (see
+  /// ``WriteRunCounter``): unchanged between two reads, nothing this connection ran in
+  /// between could have written, rows or schema.
+  var writeRuns: UInt64 { writeRunCounter.count }
+
+  /// Whether the open transaction may hold writes to the main database that a rollback
+  /// would undo. `false` outside a transaction, in a transaction that only read, on a
+  /// closed connection, and in a write transaction (`BEGIN IMMEDIATE`, say) in which
+  /// nothing written has run since the connection was last at a committed state (see
+  /// ``markCommitted()``): no statement that writes started and no row changed.
   var hasUncommittedWrites: Bool {
-    isOpen && sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE
+    guard isOpen, sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE else { return false }
+    guard let committed = writeRunCounter.committed else { return true }
+    return committed.runs != writeRunCounter.count || committed.totalChanges != totalChanges
   }
 
-  /// Whether a statement that writes (not `sqlite3_stmt_readonly`) has stepped and not yet
-  /// been reset: an `UPDATE ... RETURNING` read part way, say. Its changes are made, but
-  /// `sqlite3_total_changes` counts them only when it ends.
-  var hasWriteInProgress: Bool { hasStatementInProgress(writing: true) }
+  /// Whether the connection is at a committed state: in autocommit mode, with no write
+  /// running on the main database (a write statement stepping holds a write transaction).
+  var isAtCommittedState: Bool {
+    isOpen && sqlite3_get_autocommit(handle) != 0
+      && sqlite3_txn_state(handle, "main") != SQLITE_TXN_WRITE
+  }
+
+  /// Notes the counts of a committed state when the connection is at one (see
+  /// ``isAtCommittedState``): called after a transaction ends.
+  func markIfCommitted() {
+    if isAtCommittedState { markCommitted() }
+  }
+
+  /// Notes the counts now as those of a committed state: for a transaction's BEGIN, which
+  /// may count as a write (`BEGIN IMMEDIATE` takes the write lock) but writes nothing, run
+  /// at a committed state. A write transaction that starts from there holds nothing
+  /// uncommitted until a write runs.
+  func markCommitted() {
+    writeRunCounter.committed = (writeRunCounter.count, totalChanges)
+  }
+
+  /// Whether the prepared `statement` counts as a write (see ``WriteRunCounter``): it is
+  /// not `sqlite3_stmt_readonly`, and is not a BEGIN, which changes nothing although
+  /// `BEGIN IMMEDIATE` and `BEGIN EXCLUSIVE` are not read-only (they take the write lock).
+  static func countsAsWrite(_ statement: OpaquePointer) -> Bool {
+    guard sqlite3_stmt_readonly(statement) == 0 else { return false }
+    guard var text = sqlite3_sql(statement) else { return true }
+    while text.pointee == 0x20 || (0x09...0x0D).contains(text.pointee) { text += 1 }
+    for letter in "begin".utf8 {
+      guard UInt8(bitPattern: text.pointee) | 0x20 == letter else { return true }
+      text += 1
+    }
+    // The keyword ends there: a blank, `;`, a comment or the end of the text.
+    let next = UInt8(bitPattern: text.pointee)
+    return next == UInt8(ascii: "_") || next >= 0x80
+      || (next | 0x20 >= UInt8(ascii: "a") && next | 0x20 <= UInt8(ascii: "z"))
+      || (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9"))
+  }
 }

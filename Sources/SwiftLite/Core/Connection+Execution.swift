@@ -33,6 +33,7 @@ extension Connection {
         next = tail
         guard let statement else { continue }  // blanks or a comment
         defer { sqlite3_finalize(statement) }
+        if Self.countsAsWrite(statement) { writeRunCounter.count &+= 1 }
         let changesBefore = activity == nil ? 0 : sqlite3_total_changes64(handle)
         var step = sqlite3_step(statement)
         while step == SQLITE_ROW { step = sqlite3_step(statement) }

@@ -85,20 +85,24 @@ extension Connection {
 
   /// Prepares a statement and, when activity is tracked, records the tables it reads and
   /// writes on it.
+  /// A statement that writes counts its runs on the connection's ``writeRunCounter`` (see
+  /// ``countsAsWrite(_:)``).
   func prepareStatement(_ sql: String, persistent: Bool) throws(SQLiteError) -> Statement {
     let activity = tableActivity
-    guard activity.tracksReads else {
-      return try Statement.prepare(sql, db: handle, persistent: persistent)
-    }
-    activity.beginPreparing()
     let statement: Statement
-    do {
+    if activity.tracksReads {
+      activity.beginPreparing()
+      do {
+        statement = try Statement.prepare(sql, db: handle, persistent: persistent)
+      } catch {
+        _ = activity.endPreparing()
+        throw error
+      }
+      statement.learned(activity.endPreparing())
+    } else {
       statement = try Statement.prepare(sql, db: handle, persistent: persistent)
-    } catch {
-      _ = activity.endPreparing()
-      throw error
     }
-    statement.learned(activity.endPreparing())
+    if Self.countsAsWrite(statement.handle) { statement.writeRuns = writeRunCounter }
     return statement
   }
 

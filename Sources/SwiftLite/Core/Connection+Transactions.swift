@@ -36,7 +36,9 @@ extension Connection {
     -> T
   {
     let statements = try transactionStatements(kind)
+    let committed = isAtCommittedState
     try runKept(statements.begin, kind: kind)
+    if committed { markCommitted() }
     return try inOpenTransaction(body) { try runKept(statements.commit, kind: kind) }
   }
 

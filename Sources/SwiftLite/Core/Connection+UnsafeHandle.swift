@@ -37,6 +37,8 @@ extension Connection {
   ///   what `body` throws.
   public func withUnsafeHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
     try ensureOpen(nil)
+    // Whatever C calls do counts as a write: nothing tells which they made.
+    writeRunCounter.count &+= 1
     let before = schemaVersion()
     let changesBefore = sqlite3_total_changes64(handle)
     defer {
@@ -77,6 +79,8 @@ extension Connection {
     if path.utf8.contains(0) || entryPoint?.utf8.contains(0) == true {
       throw SQLiteError.misuse("an extension path or entry point cannot contain NUL")
     }
+    // An extension's initialization may run SQL of its own on the connection.
+    writeRunCounter.count &+= 1
     try SQLiteError.check(
       swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1), handle)
     defer { _ = swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0) }

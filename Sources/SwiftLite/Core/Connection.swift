@@ -55,6 +55,8 @@ public final class Connection {
   /// (see `trackTableActivity()`); until then its flags are off, which costs the
   /// statements nothing.
   let tableActivity = TableActivity()
+  /// The runs of statements that write on this connection (see ``WriteRunCounter``).
+  let writeRunCounter = WriteRunCounter()
   /// The change-recording sessions open on this connection, ended before it closes (see
   /// `Session`).
   let sessions = SessionRegistry()
@@ -287,17 +289,11 @@ public final class Connection {
 
   /// `true` when a statement of this connection has started stepping and was not reset
   /// (used by tests to check that nothing is left mid-step).
-  var hasStatementInProgress: Bool { hasStatementInProgress(writing: false) }
-
-  /// Whether a statement of this connection has started stepping and was not reset; with
-  /// `writing`, only one that writes (not `sqlite3_stmt_readonly`) counts.
-  func hasStatementInProgress(writing: Bool) -> Bool {
+  var hasStatementInProgress: Bool {
     guard !isClosed else { return false }
     var statement = sqlite3_next_stmt(handle, nil)
     while let current = statement {
-      if sqlite3_stmt_busy(current) != 0, !writing || sqlite3_stmt_readonly(current) == 0 {
-        return true
-      }
+      if sqlite3_stmt_busy(current) != 0 { return true }
       statement = sqlite3_next_stmt(handle, current)
     }
     return false

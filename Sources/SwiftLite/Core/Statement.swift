@@ -74,6 +74,9 @@ public final class Statement {
   /// The activity of the connection, for a statement of ``Connection/prepare(_:)``: its
   /// steps report what it reads and changes once the connection tracks them.
   var activity: TableActivity?
+  /// The connection's count of runs of statements that write, for a statement that writes
+  /// (set when the connection prepared it); `nil` for one that only reads.
+  @exclusivity(unchecked) var writeRuns: WriteRunCounter?
 
   init(handle: OpaquePointer, sql: String) {
     self.handle = handle
@@ -277,6 +280,9 @@ public final class Statement {
     // a run: one after a reset, the end of the rows, a failure, or none yet. A statement
     // that stands on a row goes on with the program it runs, whose columns cannot change.
     let startsRun = rowNumber == 0
+    // A run of a statement that writes is counted before it changes anything: a write
+    // still running, or one that failed, counts as much as one that ended.
+    if startsRun, let writeRuns { writeRuns.count &+= 1 }
     // Whatever the step gives, rows made before it can no longer read.
     rowNumber = 0
     let code: Int32

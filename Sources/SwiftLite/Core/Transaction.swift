@@ -36,7 +36,9 @@ extension Connection {
   public func transaction<T>(
     _ kind: TransactionKind = .deferred, _ body: (Connection) throws -> T
   ) throws -> T {
+    let committed = isAtCommittedState
     try execute("BEGIN " + kind.rawValue + " TRANSACTION")
+    if committed { markCommitted() }
     return try inOpenTransaction(body) { try execute("COMMIT TRANSACTION") }
   }
 
@@ -46,6 +48,8 @@ extension Connection {
     throws -> T
   {
     let result: T
+    // Once the transaction ended, the connection is at a committed state again.
+    defer { markIfCommitted() }
     do {
       transactionGuard.depth += 1
       defer { transactionGuard.depth -= 1 }
@@ -82,7 +86,11 @@ extension Connection {
       opensTransaction
       ? "ROLLBACK TRANSACTION"
       : "ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted
+    let committed = opensTransaction && isAtCommittedState
     try execute("SAVEPOINT " + quoted)
+    if committed { markCommitted() }
+    // A savepoint that opened the transaction ends it.
+    defer { if opensTransaction { markIfCommitted() } }
     let result: T
     do {
       if opensTransaction { transactionGuard.depth += 1 }

@@ -28,10 +28,10 @@
 /// that, forgets every description and reads the table in full.
 ///
 /// The one thing the catalogue vouches for without reading the table is a state of the
-/// file (``Checkpoint``): the schema and data versions and this connection's count of
-/// changed rows when a description was read, with no uncommitted write of its own. One
-/// statement that reads no table (``confirms(_:in:)``) finds whether any of them moved
-/// since; while none did, nothing a description depends on can have changed, and a model
+/// file (``Checkpoint``): the data version, and this connection's counts of the runs of
+/// statements that write and of changed rows, when a description was read with no
+/// uncommitted write of its own. The counts, and one statement that reads no table
+/// (``confirms(_:in:)``), find whether any of them moved since; while none did, nothing a description depends on can have changed, and a model
 /// table worked out from a description read then is used as it was (see
 /// `ModelTableBlueprints`). Which changes move which number is in
 /// `SchemaCatalogue+Checkpoint.swift`.
