@@ -12,7 +12,7 @@ extension Connection {
   public func execute(_ sql: String) throws {
     try ensureOpen(sql)
     // SQLite stops reading at a NUL: the statements after it would be silently skipped.
-    if sql.utf8.contains(0) {
+    if sql.containsNUL {
       throw SQLiteError.misuse("SQL text contains a NUL character", sql: sql)
     }
     try sql.withCString { start in

@@ -101,7 +101,7 @@ public final class Statement {
     -> Statement
   {
     // SQLite stops reading at a NUL: whatever follows one would be silently ignored.
-    if sql.utf8.contains(0) {
+    if sql.containsNUL {
       throw SQLiteError.misuse("SQL text contains a NUL character", sql: sql)
     }
     var statement: OpaquePointer?
