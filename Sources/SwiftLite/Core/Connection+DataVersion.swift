@@ -23,22 +23,16 @@ extension Connection {
   }
 
   /// Whether the connection is at a committed state: in autocommit mode, with no write
-  /// running on the main database (a write statement stepping holds a write transaction).
+  /// running (a write statement stepping holds a write transaction, on the main database
+  /// or another; any of them counts).
   var isAtCommittedState: Bool {
     isOpen && sqlite3_get_autocommit(handle) != 0
-      && sqlite3_txn_state(handle, "main") != SQLITE_TXN_WRITE
+      && sqlite3_txn_state(handle, nil) != SQLITE_TXN_WRITE
   }
 
-  /// Notes the counts of a committed state when the connection is at one (see
-  /// ``isAtCommittedState``): called after a transaction ends.
-  func markIfCommitted() {
-    if isAtCommittedState { markCommitted() }
-  }
-
-  /// Notes the counts now as those of a committed state: for a transaction's BEGIN, which
-  /// may count as a write (`BEGIN IMMEDIATE` takes the write lock) but writes nothing, run
-  /// at a committed state. A write transaction that starts from there holds nothing
-  /// uncommitted until a write runs.
+  /// Notes the counts now as those of a committed state: for a transaction's BEGIN run at
+  /// one (see ``isAtCommittedState``). A BEGIN writes nothing and counts as no write, so a
+  /// write transaction that starts there holds nothing uncommitted until a write runs.
   func markCommitted() {
     writeRunCounter.committed = (writeRunCounter.count, totalChanges)
   }

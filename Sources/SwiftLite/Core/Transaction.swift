@@ -48,8 +48,6 @@ extension Connection {
     throws -> T
   {
     let result: T
-    // Once the transaction ended, the connection is at a committed state again.
-    defer { markIfCommitted() }
     do {
       transactionGuard.depth += 1
       defer { transactionGuard.depth -= 1 }
@@ -89,8 +87,6 @@ extension Connection {
     let committed = opensTransaction && isAtCommittedState
     try execute("SAVEPOINT " + quoted)
     if committed { markCommitted() }
-    // A savepoint that opened the transaction ends it.
-    defer { if opensTransaction { markIfCommitted() } }
     let result: T
     do {
       if opensTransaction { transactionGuard.depth += 1 }

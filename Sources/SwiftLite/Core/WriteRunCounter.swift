@@ -1,7 +1,8 @@
 /// How many times a statement that writes (not `sqlite3_stmt_readonly`, and not a BEGIN)
-/// started a run on one connection: every statement of its `prepare`, its cache and `execute(_:)`, DDL
-/// included, counted at the step that starts the run, before any change is made; and C
-/// calls on the handle, a backup into it and a changeset applied to it, counted once each.
+/// started a run on one connection: every statement of its `prepare`, its cache and
+/// `execute(_:)`, DDL included, counted at the step that starts the run, before any
+/// change is made; and C calls on the handle, a backup into it and a changeset applied to
+/// it, counted once each.
 ///
 /// A connection owns it, and so does each statement of the connection that writes, which
 /// counts its own runs in ``Statement/step()``: one branch per step for a statement that
@@ -11,8 +12,8 @@ final class WriteRunCounter {
   /// The runs counted so far. Written on every run of a writing statement, so without a
   /// dynamic exclusivity check: each access is a single load or store.
   @exclusivity(unchecked) var count: UInt64 = 0
-  /// ``count`` and the connection's `totalChanges` when the connection was last seen with
-  /// no uncommitted write and no write running (see `Connection.markIfCommitted()`);
-  /// `nil` before that.
+  /// ``count`` and the connection's `totalChanges` when a transaction last began at a
+  /// state with no uncommitted write and no write running (see
+  /// `Connection.markCommitted()`); `nil` before that.
   var committed: (runs: UInt64, totalChanges: Int)?
 }
