@@ -124,6 +124,7 @@
     mapping = blueprint.mapping
     ignored = blueprint.ignored
     mapped = blueprint.mapped
+    isMapped = blueprint.mapped != nil
     slots = blueprint.slots
     parameters = blueprint.parameters
     writtenPositions = blueprint.writtenPositions
@@ -266,7 +267,8 @@
   /// The lookup by primary key of a mapped model (see ``lookup(_:)``).
   var keptLookup: Lookup?
   /// Whether the model reads itself (``RowMapped``): its lookups take ``lookup(_:)``.
-  @usableFromInline var isMapped: Bool { mapped != nil }
+  /// Stored, so that a lookup inlined into a client reads it with no call.
+  @usableFromInline let isMapped: Bool
 
   /// INSERT ... ON CONFLICT DO UPDATE: `save`. Prepared on first use.
   /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
