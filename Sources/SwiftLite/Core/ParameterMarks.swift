@@ -48,15 +48,26 @@ final class ParameterMarks {
   /// Binds NULL to the parameter of every position the last direct write left unmarked:
   /// `indexes` gives each position's parameter (from 1; -1 for none), and `map` is the
   /// object that owns them, so that their count is made once.
-  func bindNullToUnwritten(
+  ///
+  /// Inlined, the binds out of line: a write that marked every position that names a
+  /// parameter (the writer counted each once, and marks only those) pays two loads and a
+  /// comparison.
+  @inline(__always) func bindNullToUnwritten(
+    _ statement: Statement, indexes: ContiguousArray<Int>, of map: ObjectIdentifier
+  ) throws {
+    if mappedFor == map, Int(marks[count]) == mapped { return }
+    try bindNullToUnwrittenNow(statement, indexes: indexes, of: map)
+  }
+
+  /// The work of ``bindNullToUnwritten(_:indexes:of:)``, counting the positions that name
+  /// a parameter first for a map not counted yet.
+  @inline(never) private func bindNullToUnwrittenNow(
     _ statement: Statement, indexes: ContiguousArray<Int>, of map: ObjectIdentifier
   ) throws {
     if mappedFor != map {
       mapped = indexes.prefix(count).filter { $0 >= 0 }.count
       mappedFor = map
     }
-    // The writer counted each position it marked once, and marks only positions that
-    // name a parameter: all of them marked, none is left.
     if Int(marks[count]) == mapped { return }
     for position in 0..<count where marks[position] != generation {
       let target = indexes[position]

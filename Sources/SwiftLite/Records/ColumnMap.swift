@@ -11,12 +11,19 @@
   /// Whether every position maps to the column of its own number (position 0 to column 0,
   /// and so on): a read then needs the map only for the error of a position out of range.
   @usableFromInline let isIdentity: Bool
+  /// The index of position 0 when each position maps to the index after the one before
+  /// (parameters 1, 2, 3, ... of a writer), none of them `-1`; `nil` otherwise: a write
+  /// then finds each position's index by adding, with no map to load.
+  let sequenceStart: Int?
 
   init(indexes: ContiguousArray<Int>, names: [String], available: [String]) {
     self.indexes = indexes
     self.names = names
     self.available = available
     isIdentity = indexes.indices.allSatisfy { indexes[$0] == $0 }
+    let start = indexes.first ?? 0
+    sequenceStart =
+      start >= 0 && indexes.indices.allSatisfy { indexes[$0] == start + $0 } ? start : nil
   }
 
   /// The map reading `names` from the columns of `layout`, matched as SQLite matches names.
