@@ -23,27 +23,28 @@ public struct MappedRowWriter {
   /// `targets`' ``ColumnMap/sequenceStart``, or `-1` when the map is not a sequence.
   @usableFromInline let sequenceStart: Int
   /// The format of each position's `Date`, when the table's are not all the standard one.
-  @usableFromInline let dateFormats: ContiguousArray<ColumnDateForm?>?
+  /// Plain bits, as `targets`.
+  @usableFromInline let dateFormats: Unmanaged<PositionDateForms>?
 
   init(
     statement: Statement, parameters: ColumnMap, marks: ParameterMarks,
-    dateFormats: ContiguousArray<ColumnDateForm?>? = nil
+    dateFormats: PositionDateForms? = nil
   ) {
     self.direct = DirectParameters(statement, marks: marks)
     self.values = nil
     self.targets = Unmanaged.passUnretained(parameters)
     self.count = parameters.indexes.count
     self.sequenceStart = parameters.sequenceStart ?? -1
-    self.dateFormats = dateFormats
+    self.dateFormats = dateFormats.map(Unmanaged.passUnretained)
   }
 
-  init(values: ValueList, slots: ColumnMap, dateFormats: ContiguousArray<ColumnDateForm?>? = nil) {
+  init(values: ValueList, slots: ColumnMap, dateFormats: PositionDateForms? = nil) {
     self.direct = nil
     self.values = values
     self.targets = Unmanaged.passUnretained(slots)
     self.count = slots.indexes.count
     self.sequenceStart = slots.sequenceStart ?? -1
-    self.dateFormats = dateFormats
+    self.dateFormats = dateFormats.map(Unmanaged.passUnretained)
   }
 
   /// Writes the value of the property at a position of ``RowMapped/mappedColumns``; `nil`
@@ -86,7 +87,8 @@ public struct MappedRowWriter {
     do {
       // A date in its column's format (the type checks fold away once specialized).
       if T.self == Date.self || T.self == Date?.self, let formats = dateFormats,
-        let format = formats[position], let date = value as? Date
+        let format = formats._withUnsafeGuaranteedRef({ $0.forms[position] }),
+        let date = value as? Date
       {
         converted = try format.value(for: date)
       } else {

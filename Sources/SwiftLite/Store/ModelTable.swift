@@ -38,7 +38,7 @@
   let keepsText: [Bool]
   /// ``dateFormats`` by position of a mapped model's `mappedColumns`, once resolved and
   /// when some format is not the standard one.
-  private(set) var positionDateFormats: ContiguousArray<ColumnDateForm?>?
+  private(set) var positionDateFormats: PositionDateForms?
   /// ``dateFormats`` by property for the `Codable` encoders, once resolved and when some
   /// format is not the standard one (empty: all standard).
   private(set) var encodedDateFormats: [ColumnDateForm?] = []
@@ -185,7 +185,9 @@
     guard dateFormats.contains(where: { $0.map { !$0.isStandard } ?? false }) else { return }
     encodedDateFormats = dateFormats
     madeEncoder?.dateFormats = dateFormats
-    positionDateFormats = slots.map { ContiguousArray($0.indexes.map { dateFormats[$0] }) }
+    positionDateFormats = slots.map {
+      PositionDateForms(ContiguousArray($0.indexes.map { dateFormats[$0] }))
+    }
   }
 
   /// The format for a column with no value to learn from, by its declared type; lossless
@@ -209,7 +211,7 @@
     private let marks: ParameterMarks
 
     /// Formats by position of a mapped model's `mappedColumns`, when some are not standard.
-    private let dateFormats: ContiguousArray<ColumnDateForm?>?
+    private let dateFormats: PositionDateForms?
     /// The connection's schema catalogue, to tell of each write (see
     /// ``SchemaCatalogue/noteModelWrite(in:)``); `nil` for a model of SwiftLite's own
     /// record table, whose writes change what descriptions say.
