@@ -25,13 +25,17 @@ final class ParameterMarks {
   deinit { marks.deallocate() }
 
   /// Starts a write: a generation no position is marked with yet, and no position counted.
-  func next() {
+  /// Inlined, the wrap of the generation to 0 out of line.
+  @inline(__always) func next() {
     generation &+= 1
-    if generation == 0 {
-      marks.update(repeating: 0, count: count + 1)
-      generation = 1
-    }
+    if generation == 0 { restartGenerations() }
     marks[count] = 0
+  }
+
+  /// Clears every mark, for generations that wrapped around to 0.
+  @inline(never) private func restartGenerations() {
+    marks.update(repeating: 0, count: count + 1)
+    generation = 1
   }
 
   /// Marks `position` as written by the current write.

@@ -245,15 +245,19 @@
     func write<M: Encodable>(_ model: M, on db: Connection) throws {
       isWriting = true
       defer { isWriting = false }
-      if let mapped, let parameters {
-        marks.next()
-        try mapped.write(
-          model,
-          to: MappedRowWriter(
-            statement: statement, parameters: parameters, marks: marks, dateFormats: dateFormats))
-        // Parameters the model leaves unwritten bind NULL, as with `Codable`.
-        try marks.bindNullToUnwritten(
-          statement, indexes: parameters.indexes, of: ObjectIdentifier(parameters))
+      if let mapped, let parameters = parameters.map(Unmanaged.passUnretained) {
+        // Borrowed from this writer, which keeps it: the map is not retained per write.
+        try parameters._withUnsafeGuaranteedRef { parameters in
+          marks.next()
+          try mapped.write(
+            model,
+            to: MappedRowWriter(
+              statement: statement, parameters: parameters, marks: marks,
+              dateFormats: dateFormats))
+          // Parameters the model leaves unwritten bind NULL, as with `Codable`.
+          try marks.bindNullToUnwritten(
+            statement, indexes: parameters.indexes, of: ObjectIdentifier(parameters))
+        }
       } else {
         try encoder.encode(model)
       }
@@ -291,7 +295,14 @@
 
   /// Plain INSERT: `insert`. Prepared on first use.
   /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
-  func insertWriter(_ db: Connection) throws -> Writer {
+  // The kept writer found inline, the rest out of line.
+  @inline(__always) func insertWriter(_ db: Connection) throws -> Writer {
+    if let insert, !insert.isWriting { return insert }
+    return try makeInsertWriter(db)
+  }
+
+  /// ``insertWriter(_:)`` when no writer is kept, or the kept one is busy.
+  @inline(never) private func makeInsertWriter(_ db: Connection) throws -> Writer {
     if let insert {
       if insert.isWriting { return try Writer(insertSQL, table: self, db: db) }
       return insert
