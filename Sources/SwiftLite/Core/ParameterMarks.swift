@@ -25,13 +25,17 @@ final class ParameterMarks {
   deinit { marks.deallocate() }
 
   /// Starts a write: a generation no position is marked with yet, and no position counted.
-  func next() {
+  /// Inlined, the wrap of the generation to 0 out of line.
+  @inline(__always) func next() {
     generation &+= 1
-    if generation == 0 {
-      marks.update(repeating: 0, count: count + 1)
-      generation = 1
-    }
+    if generation == 0 { restartGenerations() }
     marks[count] = 0
+  }
+
+  /// Clears every mark, for generations that wrapped around to 0.
+  @inline(never) private func restartGenerations() {
+    marks.update(repeating: 0, count: count + 1)
+    generation = 1
   }
 
   /// Marks `position` as written by the current write.
@@ -48,15 +52,26 @@ final class ParameterMarks {
   /// Binds NULL to the parameter of every position the last direct write left unmarked:
   /// `indexes` gives each position's parameter (from 1; -1 for none), and `map` is the
   /// object that owns them, so that their count is made once.
-  func bindNullToUnwritten(
+  ///
+  /// Inlined, the binds out of line: a write that marked every position that names a
+  /// parameter (the writer counted each once, and marks only those) pays two loads and a
+  /// comparison.
+  @inline(__always) func bindNullToUnwritten(
+    _ statement: Statement, indexes: ContiguousArray<Int>, of map: ObjectIdentifier
+  ) throws {
+    if mappedFor == map, Int(marks[count]) == mapped { return }
+    try bindNullToUnwrittenNow(statement, indexes: indexes, of: map)
+  }
+
+  /// The work of ``bindNullToUnwritten(_:indexes:of:)``, counting the positions that name
+  /// a parameter first for a map not counted yet.
+  @inline(never) private func bindNullToUnwrittenNow(
     _ statement: Statement, indexes: ContiguousArray<Int>, of map: ObjectIdentifier
   ) throws {
     if mappedFor != map {
       mapped = indexes.prefix(count).filter { $0 >= 0 }.count
       mappedFor = map
     }
-    // The writer counted each position it marked once, and marks only positions that
-    // name a parameter: all of them marked, none is left.
     if Int(marks[count]) == mapped { return }
     for position in 0..<count where marks[position] != generation {
       let target = indexes[position]

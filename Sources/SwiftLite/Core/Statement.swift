@@ -337,7 +337,8 @@ public final class Statement {
     // connection would run beside the owner's own work on the same handle.
     if let owner { try owner.check(sql) }
     defer { resetNow() }
-    while try step() {}
+    // The step inlined: a write runs one step, with no call of its own around it.
+    while try advance() {}
   }
 
   /// The current row, read in place. Valid until the next ``step()`` or ``reset()``;

@@ -8,11 +8,22 @@
   @usableFromInline let names: [String]
   /// The names of the result's columns, for the error of a missing column.
   let available: [String]
+  /// Whether every position maps to the column of its own number (position 0 to column 0,
+  /// and so on): a read then needs the map only for the error of a position out of range.
+  @usableFromInline let isIdentity: Bool
+  /// The index of position 0 when each position maps to the index after the one before
+  /// (parameters 1, 2, 3, ... of a writer), none of them `-1`; `nil` otherwise: a write
+  /// then finds each position's index by adding, with no map to load.
+  let sequenceStart: Int?
 
   init(indexes: ContiguousArray<Int>, names: [String], available: [String]) {
     self.indexes = indexes
     self.names = names
     self.available = available
+    isIdentity = indexes.indices.allSatisfy { indexes[$0] == $0 }
+    let start = indexes.first ?? 0
+    sequenceStart =
+      start >= 0 && indexes.indices.allSatisfy { indexes[$0] == start + $0 } ? start : nil
   }
 
   /// The map reading `names` from the columns of `layout`, matched as SQLite matches names.
@@ -30,8 +41,12 @@
   /// The error for a position that maps to no column (or is out of range), as the
   /// `Codable` path reports a property without a column.
   @usableFromInline func missingColumn(at position: Int) -> DecodingError {
-    let key = name(at: position)
-    return DecodingError.keyNotFound(
+    Self.missingColumn(named: name(at: position), available: available)
+  }
+
+  /// The error for a position named `key` that maps to none of the columns `available`.
+  static func missingColumn(named key: String, available: [String]) -> DecodingError {
+    DecodingError.keyNotFound(
       ColumnKey(stringValue: key),
       .init(
         codingPath: [ColumnKey(stringValue: key)],

@@ -14,31 +14,37 @@ public struct MappedRowWriter {
   /// positions written (see ``ParameterMarks``); `nil` when writing into `values`.
   @usableFromInline let direct: DirectParameters?
   @usableFromInline unowned(unsafe) let values: ValueList?
-  /// Position -> parameter index (1-based) or index in `values`; `-1` for nothing.
-  @usableFromInline unowned(unsafe) let targets: ColumnMap
-  /// `targets`' indexes, held by the writer itself: read through the unretained map, the
-  /// array would be retained and released around every value.
-  @usableFromInline let indexes: ContiguousArray<Int>
+  /// Position -> parameter index (1-based) or index in `values`; `-1` for nothing. Plain
+  /// bits, its indexes read with the map borrowed: neither the map nor its array is
+  /// retained, per value or per writer.
+  @usableFromInline let targets: Unmanaged<ColumnMap>
+  /// The number of positions (of `targets`' indexes).
+  @usableFromInline let count: Int
+  /// `targets`' ``ColumnMap/sequenceStart``, or `-1` when the map is not a sequence.
+  @usableFromInline let sequenceStart: Int
   /// The format of each position's `Date`, when the table's are not all the standard one.
-  @usableFromInline let dateFormats: ContiguousArray<ColumnDateForm?>?
+  /// Plain bits, as `targets`.
+  @usableFromInline let dateFormats: Unmanaged<PositionDateForms>?
 
   init(
     statement: Statement, parameters: ColumnMap, marks: ParameterMarks,
-    dateFormats: ContiguousArray<ColumnDateForm?>? = nil
+    dateFormats: PositionDateForms? = nil
   ) {
     self.direct = DirectParameters(statement, marks: marks)
     self.values = nil
-    self.targets = parameters
-    self.indexes = parameters.indexes
-    self.dateFormats = dateFormats
+    self.targets = Unmanaged.passUnretained(parameters)
+    self.count = parameters.indexes.count
+    self.sequenceStart = parameters.sequenceStart ?? -1
+    self.dateFormats = dateFormats.map(Unmanaged.passUnretained)
   }
 
-  init(values: ValueList, slots: ColumnMap, dateFormats: ContiguousArray<ColumnDateForm?>? = nil) {
+  init(values: ValueList, slots: ColumnMap, dateFormats: PositionDateForms? = nil) {
     self.direct = nil
     self.values = values
-    self.targets = slots
-    self.indexes = slots.indexes
-    self.dateFormats = dateFormats
+    self.targets = Unmanaged.passUnretained(slots)
+    self.count = slots.indexes.count
+    self.sequenceStart = slots.sequenceStart ?? -1
+    self.dateFormats = dateFormats.map(Unmanaged.passUnretained)
   }
 
   /// Writes the value of the property at a position of ``RowMapped/mappedColumns``; `nil`
@@ -49,13 +55,18 @@ public struct MappedRowWriter {
   // `write(to:)` then binds each value with no call of its own around the bind.
   @inlinable @inline(__always)
   public func set<T: SQLiteValueConvertible>(_ value: T, at position: Int) throws {
-    guard position >= 0 && position < indexes.count else {
-      throw outOfRange(position, count: indexes.count, value)
+    guard position >= 0 && position < count else {
+      throw outOfRange(position, count: count, value)
     }
-    let target = indexes[position]
-    guard target >= 0 else { return }
+    let target: Int
+    if sequenceStart >= 0 {
+      target = sequenceStart &+ position
+    } else {
+      target = targets._withUnsafeGuaranteedRef { $0.indexes[position] }
+      guard target >= 0 else { return }
+    }
     if let direct {
-      direct.mark(position, positions: indexes.count)
+      direct.mark(position, positions: count)
       // The common types bound directly; specialized, all but one check folds away. Each
       // binds what `sqliteValue()` would give; anything else takes the general path.
       let parameter = Int32(truncatingIfNeeded: target)
@@ -76,14 +87,15 @@ public struct MappedRowWriter {
     do {
       // A date in its column's format (the type checks fold away once specialized).
       if T.self == Date.self || T.self == Date?.self, let formats = dateFormats,
-        let format = formats[position], let date = value as? Date
+        let format = formats._withUnsafeGuaranteedRef({ $0.forms[position] }),
+        let date = value as? Date
       {
         converted = try format.value(for: date)
       } else {
         converted = try value.sqliteValue()
       }
     } catch let error as SQLiteError {
-      throw targets.unstorable(value, error, at: position)
+      throw targets.takeUnretainedValue().unstorable(value, error, at: position)
     }
     if let direct {
       try direct.statement.bindValue(converted, at: Int32(truncatingIfNeeded: target))

@@ -24,8 +24,31 @@ public struct MappedRows {
   /// - Throws: `SQLiteError` when a step fails.
   @inlinable public func next() throws -> MappedRow? {
     // A row per step: one kept from an earlier step cannot read this one's values.
-    let more =
-      try keys.map { try $0.step(statement) } ?? (!statement.reachedEnd && statement.step())
-    return more ? MappedRow(row: statement.row, columns: columns) : nil
+    if let keys {
+      guard try keys.step(statement) else { return nil }
+      return MappedRow(row: statement.row, columns: columns)
+    }
+    // One call per row: the step, which gives the number the new row keeps.
+    guard !statement.reachedEnd, let number = try statement.stepToRow() else { return nil }
+    return MappedRow(row: Row(statement: statement, number: number), columns: columns)
+  }
+
+  /// Hands every remaining row to `body`, one after another, as ``next()`` would return
+  /// them. Inlined, with `body`: outside an eager load, one call per row (the step), and
+  /// the row is made once and moved to each new row number, so that the statement is
+  /// retained only for the value `body` takes, not around each step too.
+  /// - Throws: `SQLiteError` when a step fails, or what `body` throws (which stops).
+  @inlinable func forEachRow(_ body: (MappedRow) throws -> Void) throws {
+    if keys != nil {
+      while let row = try next() { try body(row) }
+      return
+    }
+    guard !statement.reachedEnd, let first = try statement.stepToRow() else { return }
+    var row = MappedRow(row: Row(statement: statement, number: first), columns: columns)
+    while true {
+      try body(row)
+      guard let number = try statement.stepToRow() else { return }
+      row.move(to: number)
+    }
   }
 }

@@ -70,7 +70,7 @@ extension RowMapped {
   @inlinable public static func models(from rows: MappedRows) throws -> [Self] {
     var models: [Self] = []
     models.reserveCapacity(rows.expectedCount)
-    while let row = try rows.next() { models.append(try Self(row: row)) }
+    try rows.forEachRow { models.append(try Self(row: $0)) }
     return models
   }
 }

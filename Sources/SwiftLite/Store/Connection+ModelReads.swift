@@ -69,9 +69,8 @@ extension Connection {
       }
     }
     try ensureOpen(lookup.sql)
-    let statement = lookup.statement
     // As a cached statement's run does: the owner may have changed since it was prepared.
-    if statement.owner !== owner { statement.owner = owner }
+    lookup.adopt(owner)
     return try lookup.read(mapped, key: key, table: table, as: M.self)
   }
 

@@ -18,13 +18,28 @@ extension Connection {
   /// The model's table for an operation, checked against the model once per connection.
   /// - Returns: `nil` when reading a table that does not exist yet (a read creates nothing).
   /// - Throws: ``ModelError``, ``MigrationError`` or `SQLiteError`.
-  @usableFromInline func modelTable<M: Model>(
+  // The table found again inline, the rest out of line: a use of the model used last
+  // pays a few loads and no frame of the large function below.
+  @usableFromInline @inline(__always) func modelTable<M: Model>(
     _ model: M.Type, target: String?, for access: ModelAccess
   ) throws
     -> ModelTable?
   {
     // A model's own table (no target) is found without building its name: `tableName` is
     // read once per connection.
+    if target == nil, let table = quickAttachment(of: ModelTable.self, for: ObjectIdentifier(model))
+    {
+      return table
+    }
+    return try findModelTable(model, target: target, for: access)
+  }
+
+  /// ``modelTable(_:target:for:)`` for a table not found in the quick attachment.
+  @inline(never) private func findModelTable<M: Model>(
+    _ model: M.Type, target: String?, for access: ModelAccess
+  ) throws
+    -> ModelTable?
+  {
     let owner = ObjectIdentifier(model)
     if target == nil, let table = quickAttachment(of: ModelTable.self, for: owner) {
       return table
@@ -135,6 +150,7 @@ extension Connection {
   }
 
   /// The model's table for a write, created or migrated first when needed.
+  @inline(__always)
   func writableModelTable<M: Model>(_ model: M.Type, target: String?) throws -> ModelTable {
     // A write never gets `nil`: a missing table is created or reported.
     guard let table = try modelTable(model, target: target, for: .write) else {

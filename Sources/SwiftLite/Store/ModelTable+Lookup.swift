@@ -25,6 +25,12 @@ extension ModelTable {
       layout = statement.layout
     }
 
+    /// Gives the statement the connection's owner, when it has another: a statement of
+    /// the lookup, not held apart, so that the caller retains nothing for it.
+    func adopt(_ owner: ConnectionOwner?) {
+      if statement.owner !== owner { statement.owner = owner }
+    }
+
     /// Binds `key`, steps once and reads the row as a model, then resets the statement.
     /// The caller checked that the connection may run it and that it is not in use.
     /// - Throws: `SQLiteError`; what the model's `init(row:)` throws.

@@ -38,7 +38,7 @@
   let keepsText: [Bool]
   /// ``dateFormats`` by position of a mapped model's `mappedColumns`, once resolved and
   /// when some format is not the standard one.
-  private(set) var positionDateFormats: ContiguousArray<ColumnDateForm?>?
+  private(set) var positionDateFormats: PositionDateForms?
   /// ``dateFormats`` by property for the `Codable` encoders, once resolved and when some
   /// format is not the standard one (empty: all standard).
   private(set) var encodedDateFormats: [ColumnDateForm?] = []
@@ -124,6 +124,7 @@
     mapping = blueprint.mapping
     ignored = blueprint.ignored
     mapped = blueprint.mapped
+    isMapped = blueprint.mapped != nil
     slots = blueprint.slots
     parameters = blueprint.parameters
     writtenPositions = blueprint.writtenPositions
@@ -184,7 +185,9 @@
     guard dateFormats.contains(where: { $0.map { !$0.isStandard } ?? false }) else { return }
     encodedDateFormats = dateFormats
     madeEncoder?.dateFormats = dateFormats
-    positionDateFormats = slots.map { ContiguousArray($0.indexes.map { dateFormats[$0] }) }
+    positionDateFormats = slots.map {
+      PositionDateForms(ContiguousArray($0.indexes.map { dateFormats[$0] }))
+    }
   }
 
   /// The format for a column with no value to learn from, by its declared type; lossless
@@ -208,7 +211,7 @@
     private let marks: ParameterMarks
 
     /// Formats by position of a mapped model's `mappedColumns`, when some are not standard.
-    private let dateFormats: ContiguousArray<ColumnDateForm?>?
+    private let dateFormats: PositionDateForms?
     /// The connection's schema catalogue, to tell of each write (see
     /// ``SchemaCatalogue/noteModelWrite(in:)``); `nil` for a model of SwiftLite's own
     /// record table, whose writes change what descriptions say.
@@ -242,15 +245,19 @@
     func write<M: Encodable>(_ model: M, on db: Connection) throws {
       isWriting = true
       defer { isWriting = false }
-      if let mapped, let parameters {
-        marks.next()
-        try mapped.write(
-          model,
-          to: MappedRowWriter(
-            statement: statement, parameters: parameters, marks: marks, dateFormats: dateFormats))
-        // Parameters the model leaves unwritten bind NULL, as with `Codable`.
-        try marks.bindNullToUnwritten(
-          statement, indexes: parameters.indexes, of: ObjectIdentifier(parameters))
+      if let mapped, let parameters = parameters.map(Unmanaged.passUnretained) {
+        // Borrowed from this writer, which keeps it: the map is not retained per write.
+        try parameters._withUnsafeGuaranteedRef { parameters in
+          marks.next()
+          try mapped.write(
+            model,
+            to: MappedRowWriter(
+              statement: statement, parameters: parameters, marks: marks,
+              dateFormats: dateFormats))
+          // Parameters the model leaves unwritten bind NULL, as with `Codable`.
+          try marks.bindNullToUnwritten(
+            statement, indexes: parameters.indexes, of: ObjectIdentifier(parameters))
+        }
       } else {
         try encoder.encode(model)
       }
@@ -266,7 +273,8 @@
   /// The lookup by primary key of a mapped model (see ``lookup(_:)``).
   var keptLookup: Lookup?
   /// Whether the model reads itself (``RowMapped``): its lookups take ``lookup(_:)``.
-  @usableFromInline var isMapped: Bool { mapped != nil }
+  /// Stored, so that a lookup inlined into a client reads it with no call.
+  @usableFromInline let isMapped: Bool
 
   /// INSERT ... ON CONFLICT DO UPDATE: `save`. Prepared on first use.
   /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
@@ -287,7 +295,14 @@
 
   /// Plain INSERT: `insert`. Prepared on first use.
   /// - Throws: ``ModelError/writeRefused(table:reason:)`` when the table cannot take it.
-  func insertWriter(_ db: Connection) throws -> Writer {
+  // The kept writer found inline, the rest out of line.
+  @inline(__always) func insertWriter(_ db: Connection) throws -> Writer {
+    if let insert, !insert.isWriting { return insert }
+    return try makeInsertWriter(db)
+  }
+
+  /// ``insertWriter(_:)`` when no writer is kept, or the kept one is busy.
+  @inline(never) private func makeInsertWriter(_ db: Connection) throws -> Writer {
     if let insert {
       if insert.isWriting { return try Writer(insertSQL, table: self, db: db) }
       return insert

@@ -532,3 +532,83 @@ extension RowMappedTests {
     XCTAssertEqual(try db.count(TypoKind.self), 0)
   }
 }
+
+/// A model whose `init(row:)` has a typo: it reads position 2 of a two-column mapping.
+private struct ReadPastKind: Model, RowMapped {
+  var id: Int64
+  var note: String?
+  static let tableName = "read_past"
+  static let primaryKey = ["id"]
+  static let mappedColumns = ["id", "note"]
+  init(id: Int64, note: String?) {
+    self.id = id
+    self.note = note
+  }
+  init(row: MappedRow) throws {
+    id = try row.get(0)
+    note = try row.get(2)
+  }
+  func write(to row: MappedRowWriter) throws {
+    try row.set(id, at: 0)
+    try row.set(note, at: 1)
+  }
+}
+
+extension RowMappedTests {
+  /// Positions read the column of their own number when the result has the mapped columns
+  /// in order, and through the map otherwise: a position past the mapping is the same
+  /// error either way, naming the position and the result's columns.
+  func testAReadPastTheMappedColumnsThrowsKeyNotFoundWhateverTheColumnOrder() throws {
+    try db.save(ReadPastKind(id: 1, note: "n"))
+    let inOrder = thrownError(DecodingError.self) { _ = try db.findAll(ReadPastKind.self) }
+    let lookedUp = thrownError(DecodingError.self) { _ = try db.find(ReadPastKind.self, id: 1) }
+    let reordered = thrownError(DecodingError.self) {
+      _ = try db.fetchAll(ReadPastKind.self, "SELECT note, id FROM read_past")
+    }
+    for (error, columns) in [
+      (inOrder, "id, note"), (lookedUp, "id, note"), (reordered, "note, id"),
+    ] {
+      guard case .keyNotFound(let key, let context) = error else {
+        XCTFail("expected keyNotFound, got \(String(describing: error))")
+        continue
+      }
+      XCTAssertEqual(key.stringValue, "2")
+      XCTAssertEqual(context.codingPath.map(\.stringValue), ["2"])
+      XCTAssertTrue(
+        context.debugDescription.contains("no column named '2' (columns: \(columns))"),
+        context.debugDescription)
+    }
+  }
+
+  /// A result whose columns are not in the mapping's order reads each position from the
+  /// column of its name.
+  func testReadsAResultWhoseColumnsAreInAnotherOrder() throws {
+    try db.save(ReorderedKind.rows)
+    let read = try db.fetchAll(
+      ReorderedKind.self, "SELECT note, 7 AS extra, id FROM \(raw: ReorderedKind.tableName)")
+    XCTAssertEqual(read.map(\.id), [1, 2])
+    XCTAssertEqual(read.map(\.note), ["a", nil])
+  }
+}
+
+/// A two-column model read back in any column order.
+private struct ReorderedKind: Model, RowMapped {
+  var id: Int64
+  var note: String?
+  static let tableName = "reordered"
+  static let primaryKey = ["id"]
+  static let mappedColumns = ["id", "note"]
+  static let rows = [ReorderedKind(id: 1, note: "a"), ReorderedKind(id: 2, note: nil)]
+  init(id: Int64, note: String?) {
+    self.id = id
+    self.note = note
+  }
+  init(row: MappedRow) throws {
+    id = try row.get(0)
+    note = try row.get(1)
+  }
+  func write(to row: MappedRowWriter) throws {
+    try row.set(id, at: 0)
+    try row.set(note, at: 1)
+  }
+}
