@@ -16,7 +16,10 @@ extension Connection {
   /// closed connection, and in a write transaction (`BEGIN IMMEDIATE`, say) in which
   /// nothing written has run since the connection was last at a committed state (see
   /// ``markCommitted()``): no statement that writes started and no row changed.
+  /// `true` inside ``withUnsafeHandle(_:)``, whose C calls may write later in its body
+  /// without moving any count.
   var hasUncommittedWrites: Bool {
+    if writeRunCounter.openUnsafeCalls > 0 { return true }
     guard isOpen, sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE else { return false }
     guard let committed = writeRunCounter.committed else { return true }
     return committed.runs != writeRunCounter.count || committed.totalChanges != totalChanges

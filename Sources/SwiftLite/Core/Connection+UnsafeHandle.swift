@@ -37,8 +37,11 @@ extension Connection {
   ///   what `body` throws.
   public func withUnsafeHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
     try ensureOpen(nil)
-    // Whatever C calls do counts as a write: nothing tells which they made.
+    // Whatever C calls do counts as a write: nothing tells which they made. Until `body`
+    // returns, a C call may still write after anything it does through the connection.
     writeRunCounter.count &+= 1
+    writeRunCounter.openUnsafeCalls += 1
+    defer { writeRunCounter.openUnsafeCalls -= 1 }
     let before = schemaVersion()
     let changesBefore = sqlite3_total_changes64(handle)
     defer {
