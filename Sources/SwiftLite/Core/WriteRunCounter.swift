@@ -19,4 +19,8 @@ final class WriteRunCounter {
   /// How many `Connection.withUnsafeHandle(_:)` bodies are running: their C calls write
   /// without a count, at any point of the body, which may use the connection meanwhile.
   var openUnsafeCalls = 0
+  /// Whether C code was given the connection's handle (`withUnsafeHandle(_:)`, an
+  /// extension): what it leaves registered (a function, a virtual table) may write later
+  /// through the handle, from a statement that only reads, without a count.
+  var mayWriteUncounted = false
 }

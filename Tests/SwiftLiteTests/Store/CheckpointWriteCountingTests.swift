@@ -162,4 +162,30 @@ final class CheckpointWriteCountingTests: SQLiteTestCase {
     XCTAssertEqual(try db.columnNames("Memo_chat7"), ["id", "note"])
     XCTAssertEqual(try db.scalar(Int.self, #"SELECT count(*) FROM "Memo_chat7""#), 0)
   }
+
+  /// C code left registered through the handle (a function, as an extension's `eval()`)
+  /// runs SQL of its own from a statement that only reads: a schema change it makes is
+  /// seen by the next first use of the table.
+  func testASchemaChangeByAFunctionRegisteredThroughTheHandleIsSeen() throws {
+    try db.withUnsafeHandle { handle in
+      let code = sqlite3_create_function_v2(
+        handle, "widen_chat7", 0, SQLITE_UTF8, nil,
+        { context, _, _ in
+          let code = sqlite3_exec(
+            sqlite3_context_db_handle(context),
+            #"ALTER TABLE "Memo_chat7" ADD COLUMN extra TEXT NOT NULL DEFAULT 'x'"#, nil, nil, nil)
+          sqlite3_result_int(context, code)
+        }, nil, nil, nil)
+      XCTAssertEqual(code, SQLITE_OK)
+    }
+    try checkEveryTable()
+    // Unchanged, a table is still used as checked: the check reads the versions only.
+    XCTAssertEqual(
+      try described { try db.save(Memo(id: 2, text: "pass 2"), target: "chat8") },
+      [SchemaCatalogue.versionsCheckSQL])
+    XCTAssertEqual(try db.scalar(Int.self, "SELECT widen_chat7()"), Int(SQLITE_OK))
+    XCTAssertEqual(try db.columnNames("Memo_chat7"), ["id", "text", "extra"])
+    let reads = try described { try db.save(Memo(id: 2, text: "pass 2"), target: "chat7") }
+    XCTAssertFalse(reads.isEmpty, "the table was taken as it was before the ALTER")
+  }
 }
