@@ -11,13 +11,22 @@ extension Connection {
   /// between could have written, rows or schema.
   var writeRuns: UInt64 { writeRunCounter.count }
 
+  /// Whether C code was given this connection's handle, and may have left something that
+  /// writes without moving ``writeRuns`` (see ``WriteRunCounter/mayWriteUncounted``).
+  var mayWriteUncounted: Bool { writeRunCounter.mayWriteUncounted }
+
   /// Whether the open transaction may hold writes to the main database that a rollback
   /// would undo. `false` outside a transaction, in a transaction that only read, on a
   /// closed connection, and in a write transaction (`BEGIN IMMEDIATE`, say) in which
   /// nothing written has run since the connection was last at a committed state (see
   /// ``markCommitted()``): no statement that writes started and no row changed.
+  /// `true` inside ``withUnsafeHandle(_:)``, whose C calls may write later in its body
+  /// without moving any count; and in any write transaction where C code may write
+  /// uncounted (``mayWriteUncounted``).
   var hasUncommittedWrites: Bool {
+    if writeRunCounter.openUnsafeCalls > 0 { return true }
     guard isOpen, sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE else { return false }
+    if writeRunCounter.mayWriteUncounted { return true }
     guard let committed = writeRunCounter.committed else { return true }
     return committed.runs != writeRunCounter.count || committed.totalChanges != totalChanges
   }

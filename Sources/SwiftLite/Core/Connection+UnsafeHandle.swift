@@ -29,7 +29,11 @@ extension Connection {
   ///   mid-step.
   /// - A schema change made through the handle is noticed: when `PRAGMA schema_version`
   ///   moved during `body`, SwiftLite forgets what it kept about model tables on this
-  ///   connection, and its cached statements are prepared again by SQLite as usual.
+  ///   connection, and its cached statements are prepared again by SQLite as usual. C code
+  ///   left registered (a function, a virtual table) may change the schema later, from a
+  ///   statement that only reads: from the first call on, a model table's check on this
+  ///   connection reads `PRAGMA schema_version` too, and trusts nothing checked inside a
+  ///   write transaction.
   /// - A change made through the handle (rows or schema) counts, for observation and the
   ///   query cache, as a change of every table: which tables C calls wrote is not known.
   /// - Returns: what `body` returns.
@@ -37,8 +41,12 @@ extension Connection {
   ///   what `body` throws.
   public func withUnsafeHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
     try ensureOpen(nil)
-    // Whatever C calls do counts as a write: nothing tells which they made.
+    // Whatever C calls do counts as a write: nothing tells which they made. Until `body`
+    // returns, a C call may still write after anything it does through the connection.
     writeRunCounter.count &+= 1
+    writeRunCounter.openUnsafeCalls += 1
+    writeRunCounter.mayWriteUncounted = true
+    defer { writeRunCounter.openUnsafeCalls -= 1 }
     let before = schemaVersion()
     let changesBefore = sqlite3_total_changes64(handle)
     defer {
@@ -79,8 +87,10 @@ extension Connection {
     if path.utf8.contains(0) || entryPoint?.utf8.contains(0) == true {
       throw SQLiteError.misuse("an extension path or entry point cannot contain NUL")
     }
-    // An extension's initialization may run SQL of its own on the connection.
+    // An extension's initialization may run SQL of its own on the connection, and its
+    // functions may later, from statements that only read.
     writeRunCounter.count &+= 1
+    writeRunCounter.mayWriteUncounted = true
     try SQLiteError.check(
       swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1), handle)
     defer { _ = swiftlite_db_config_flag(handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0) }

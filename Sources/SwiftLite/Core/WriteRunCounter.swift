@@ -16,4 +16,11 @@ final class WriteRunCounter {
   /// state with no uncommitted write and no write running (see
   /// `Connection.markCommitted()`); `nil` before that.
   var committed: (runs: UInt64, totalChanges: Int)?
+  /// How many `Connection.withUnsafeHandle(_:)` bodies are running: their C calls write
+  /// without a count, at any point of the body, which may use the connection meanwhile.
+  var openUnsafeCalls = 0
+  /// Whether C code was given the connection's handle (`withUnsafeHandle(_:)`, an
+  /// extension): what it leaves registered (a function, a virtual table) may write later
+  /// through the handle, from a statement that only reads, without a count.
+  var mayWriteUncounted = false
 }

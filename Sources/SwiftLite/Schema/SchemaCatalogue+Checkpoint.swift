@@ -19,7 +19,10 @@
 //   one of the counts above, or was a model's row, which no description depends on. So a
 //   schema change made and rolled back cannot bring back a version number with another
 //   schema unnoticed: it ran, and the count moved.
-// The schema version is kept too: a description read afresh is compared with it.
+// The schema version is kept too: a description read afresh is compared with it. On a
+// connection that gave its handle to C code (which may leave a function or a virtual table
+// behind that writes from a statement that only reads, counted nowhere), the check reads
+// the schema version as well, and no checkpoint is made inside a write transaction.
 extension SchemaCatalogue {
   /// What the catalogue read of the file when it last vouched for it.
   struct Checkpoint {
@@ -33,6 +36,12 @@ extension SchemaCatalogue {
 
   /// The check statement: the data version, which only another connection's commit moves.
   static let checkSQL = "PRAGMA data_version"
+
+  /// The check statement where C code may write uncounted: the schema version too, which
+  /// any schema change moves, by whatever code it runs.
+  static let versionsCheckSQL =
+    "SELECT s.schema_version, d.data_version FROM pragma_schema_version AS s,"
+    + " pragma_data_version AS d"
 
   /// Compares what a statement just read with the checkpoint: the versions and the
   /// connection's counts.
@@ -70,6 +79,7 @@ extension SchemaCatalogue {
     guard generation != 0, generation == self.generation, let checkpoint,
       checkpoint.writeRuns == db.writeRuns, checkpoint.totalChanges == db.totalChanges
     else { return false }
+    if db.mayWriteUncounted { return confirmsVersions(of: checkpoint, in: db) }
     do {
       if checkStatement == nil { checkStatement = try db.prepare(Self.checkSQL) }
       guard let statement = checkStatement else { return false }
@@ -83,6 +93,32 @@ extension SchemaCatalogue {
       return true
     } catch {
       checkStatement = nil
+      return false
+    }
+  }
+
+  /// The check of ``confirms(_:in:)`` where C code may write uncounted: both versions as
+  /// the checkpoint holds them.
+  private func confirmsVersions(of checkpoint: Checkpoint, in db: Connection) -> Bool {
+    do {
+      if versionsCheckStatement == nil {
+        versionsCheckStatement = try db.prepare(Self.versionsCheckSQL)
+      }
+      guard let statement = versionsCheckStatement else { return false }
+      var versions: (schema: Int64, data: Int64)?
+      try statement.forEachRow {
+        versions = (try $0.get(Int64.self, at: 0), try $0.get(Int64.self, at: 1))
+      }
+      guard let versions, versions.schema == checkpoint.schemaVersion,
+        versions.data == checkpoint.dataVersion
+      else {
+        self.generation &+= 1
+        self.checkpoint = nil
+        return false
+      }
+      return true
+    } catch {
+      versionsCheckStatement = nil
       return false
     }
   }

@@ -95,6 +95,9 @@ final class SchemaCatalogue {
   var generation: UInt64 = 0
   /// The statement that reads the versions a checkpoint is made of.
   var checkStatement: Statement?
+  /// The check statement of a connection where C code may write uncounted
+  /// (``versionsCheckSQL``).
+  var versionsCheckStatement: Statement?
 
   /// The most descriptions kept: past that, they are all forgotten and read again.
   static let describedCapacity = 16_384
