@@ -51,6 +51,16 @@ extension Connection {
       if target == nil { setQuickAttachment(table, for: owner) }
       return table
     }
+    // A TEMP table of the same name would take every statement of the model, which name
+    // no schema: its rows would go where the file never keeps them.
+    if hasTemporaryTable(named: name) {
+      throw ModelError.incompatibleTable(
+        model: String(describing: model), table: name,
+        problems: [
+          "a TEMP table of this connection has the same name and hides it from SQL that"
+            + " names no schema (temp." + SQLIdentifier.quote(name) + ")"
+        ])
+    }
     // Checked before under a state of the file confirmed unchanged since: made as then,
     // without describing the table.
     let blueprints = ModelTableBlueprints.of(self)
