@@ -4,70 +4,42 @@ import XCTest
 
 @testable import SwiftLite
 
-/// A message of one chat: one table per chat (`Memo_<chat>`).
-private struct Memo: Model, Equatable {
-  var id: Int64
-  var text: String
-  static let primaryKey = ["id"]
-}
-
 /// Per-target tables checked and pushed out of the connection's cache, then changed by
 /// ways of writing that neither a model write nor a plain statement of the connection
 /// takes: each must make the next first use read its table again, or be refused, never
 /// let a save or a read trust what was checked before.
 final class CheckpointWriteCountingTests: SQLiteTestCase {
-  /// More than a connection keeps checked: each pass checks every table again.
-  private static let targets = Connection.attachmentCapacity + 44
-
-  /// Makes the tables and saves into each twice: every table is checked, with a blueprint
-  /// kept under the checkpoint, and out of the cache.
-  private func checkEveryTable() throws {
-    try db.transaction { db in
-      for target in 0..<Self.targets { try db.createTable(for: Memo.self, target: "chat\(target)") }
-    }
-    for number in 0..<2 {
-      for target in 0..<Self.targets {
-        try db.save(Memo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
-      }
-    }
-  }
-
-  /// The statements `body` runs that read the schema, but the check.
-  private func described(_ body: () throws -> Void) rethrows -> [String] {
-    try db.traced(body).filter {
-      TargetRotationTests.readsSchema($0) && $0 != SchemaCatalogue.checkSQL
-    }
-  }
-
   /// A trigger of another program rewrites SwiftLite's record of one table when a model
   /// is saved into another: the record's change counts as a change of rows of the
   /// connection, beyond the model's own.
   func testARecordRewrittenByATriggerOfAModelWriteIsReadAgain() throws {
     try db.transaction { db in
-      for target in 0..<Self.targets { try db.createTable(for: Memo.self, target: "chat\(target)") }
+      for target in 0..<Self.rotationTargets {
+        try db.createTable(for: ChatMemo.self, target: "chat\(target)")
+      }
     }
     try db.execute(
       #"CREATE TRIGGER "chat7_forgets" AFTER INSERT ON "Memo_chat7" WHEN NEW.text = 'forget'"#
         + " BEGIN DELETE FROM swiftlite_schema WHERE table_name = 'Memo_chat8'; END")
     for number in 0..<2 {
-      for target in 0..<Self.targets {
-        try db.save(Memo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
+      for target in 0..<Self.rotationTargets {
+        try db.save(ChatMemo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
       }
     }
-    try db.save(Memo(id: 9, text: "forget"), target: "chat7")
+    try db.save(ChatMemo(id: 9, text: "forget"), target: "chat7")
     XCTAssertEqual(
       try db.scalar(
         Int.self, "SELECT count(*) FROM swiftlite_schema WHERE table_name = 'Memo_chat8'"), 0)
-    let reads = try described { try db.save(Memo(id: 2, text: "pass 2"), target: "chat8") }
+    let reads = try db.schemaReads { try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat8") }
     XCTAssertFalse(reads.isEmpty, "the record deleted by the trigger was not read again")
   }
 
   /// `BEGIN IMMEDIATE` and a schema change in one `execute`: the BEGIN counts as no
   /// write, the change after it does.
   func testASchemaChangeAfterABeginInOneExecuteIsSeen() throws {
-    try checkEveryTable()
+    try checkEveryChatMemoTable()
     try db.execute(#"BEGIN IMMEDIATE; ALTER TABLE "Memo_chat7" ADD COLUMN tag TEXT"#)
-    let reads = try described { try db.save(Memo(id: 2, text: "pass 2"), target: "chat7") }
+    let reads = try db.schemaReads { try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7") }
     try db.execute("COMMIT")
     XCTAssertFalse(reads.isEmpty, "the table was taken as it was before the ALTER")
     XCTAssertEqual(try db.columnNames("Memo_chat7"), ["id", "text", "tag"])
@@ -76,11 +48,11 @@ final class CheckpointWriteCountingTests: SQLiteTestCase {
   /// A comment before a BEGIN hides nothing: the statement counts as a write, and the
   /// check reads the table again (the safe side).
   func testABeginAfterACommentStillLetsAChangeBeSeen() throws {
-    try checkEveryTable()
+    try checkEveryChatMemoTable()
     try db.execute("/* opens */ BEGIN IMMEDIATE")
     try db.execute(#"DROP TABLE "Memo_chat7""#)
     try db.execute(#"CREATE TABLE "Memo_chat7" (id INTEGER PRIMARY KEY, note TEXT)"#)
-    XCTAssertThrowsError(try db.save(Memo(id: 2, text: "pass 2"), target: "chat7")) { error in
+    XCTAssertThrowsError(try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")) { error in
       XCTAssertFalse(error is SQLiteError, "\(error)")
     }
     try db.execute("ROLLBACK")
@@ -96,10 +68,10 @@ final class CheckpointWriteCountingTests: SQLiteTestCase {
     db = try Connection(path: uri, options: options)
     let other = try Connection(path: uri, options: options)
     defer { try? other.close() }
-    try checkEveryTable()
+    try checkEveryChatMemoTable()
     try other.execute(#"DROP TABLE "Memo_chat7""#)
     try other.execute(#"CREATE TABLE "Memo_chat7" (id INTEGER PRIMARY KEY, note TEXT)"#)
-    XCTAssertThrowsError(try db.save(Memo(id: 2, text: "pass 2"), target: "chat7")) { error in
+    XCTAssertThrowsError(try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")) { error in
       XCTAssertFalse(error is SQLiteError, "\(error)")
     }
     XCTAssertEqual(try db.scalar(Int.self, #"SELECT count(*) FROM "Memo_chat7""#), 0)
@@ -108,11 +80,11 @@ final class CheckpointWriteCountingTests: SQLiteTestCase {
   /// A backup into the connection replaces its whole file: another program's table of the
   /// same name is not taken for the one checked before.
   func testATableReplacedByABackupIntoTheConnectionIsReadAgain() throws {
-    try checkEveryTable()
+    try checkEveryChatMemoTable()
     let source = try Connection.inMemory()
     try source.execute(#"CREATE TABLE "Memo_chat7" (id INTEGER PRIMARY KEY, note TEXT)"#)
     try source.backup(to: db)
-    XCTAssertThrowsError(try db.save(Memo(id: 2, text: "pass 2"), target: "chat7")) { error in
+    XCTAssertThrowsError(try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")) { error in
       XCTAssertFalse(error is SQLiteError, "\(error)")
     }
     XCTAssertEqual(try db.scalar(Int.self, #"SELECT count(*) FROM "Memo_chat7""#), 0)
@@ -121,33 +93,33 @@ final class CheckpointWriteCountingTests: SQLiteTestCase {
   /// A savepoint rolled back inside a connection's transaction, after a table was checked
   /// inside it and then changed: the change, undone or not, is seen.
   func testAChangeInsideASavepointOfATransactionIsSeenAfterItsRollback() throws {
-    try checkEveryTable()
+    try checkEveryChatMemoTable()
     try db.transaction(.immediate) { db in
-      try db.save(Memo(id: 2, text: "pass 2"), target: "chat7")
+      try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")
       try db.execute("SAVEPOINT inner")
       try db.execute(#"DROP TABLE "Memo_chat7""#)
       try db.execute(#"CREATE TABLE "Memo_chat7" (id INTEGER PRIMARY KEY, note TEXT)"#)
-      for target in 0..<Self.targets where target != 7 {
-        try db.save(Memo(id: 3, text: "pass 3"), target: "chat\(target)")
+      for target in 0..<Self.rotationTargets where target != 7 {
+        try db.save(ChatMemo(id: 3, text: "pass 3"), target: "chat\(target)")
       }
-      XCTAssertThrowsError(try db.save(Memo(id: 3, text: "pass 3"), target: "chat7"))
+      XCTAssertThrowsError(try db.save(ChatMemo(id: 3, text: "pass 3"), target: "chat7"))
       try db.execute("ROLLBACK TO inner; RELEASE inner")
-      try db.save(Memo(id: 4, text: "pass 4"), target: "chat7")
+      try db.save(ChatMemo(id: 4, text: "pass 4"), target: "chat7")
     }
     XCTAssertEqual(
-      try db.findAll(Memo.self, orderBy: "id", target: "chat7").map(\.id), [0, 1, 2, 4])
+      try db.findAll(ChatMemo.self, orderBy: "id", target: "chat7").map(\.id), [0, 1, 2, 4])
   }
 
   /// C calls on the handle write without any statement SwiftLite counts, and `body` may
   /// use the connection meanwhile: a table checked inside `body` is not taken as it was
   /// after a schema change made through the handle later in `body`.
   func testASchemaChangeThroughTheHandleIsSeenByASaveLaterInTheSameBody() throws {
-    try checkEveryTable()
+    try checkEveryChatMemoTable()
     try db.withUnsafeHandle { handle in
       // Every table checked again inside `body`, chat7 pushed out of the cache again.
       for number in 2..<4 {
-        for target in 0..<Self.targets {
-          try db.save(Memo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
+        for target in 0..<Self.rotationTargets {
+          try db.save(ChatMemo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
         }
       }
       XCTAssertEqual(
@@ -155,7 +127,7 @@ final class CheckpointWriteCountingTests: SQLiteTestCase {
           handle,
           #"DROP TABLE "Memo_chat7"; CREATE TABLE "Memo_chat7" (id INTEGER PRIMARY KEY, note TEXT)"#,
           nil, nil, nil), SQLITE_OK)
-      XCTAssertThrowsError(try db.save(Memo(id: 4, text: "pass 4"), target: "chat7")) { error in
+      XCTAssertThrowsError(try db.save(ChatMemo(id: 4, text: "pass 4"), target: "chat7")) { error in
         XCTAssertFalse(error is SQLiteError, "\(error)")
       }
     }
@@ -178,14 +150,14 @@ final class CheckpointWriteCountingTests: SQLiteTestCase {
         }, nil, nil, nil)
       XCTAssertEqual(code, SQLITE_OK)
     }
-    try checkEveryTable()
+    try checkEveryChatMemoTable()
     // Unchanged, a table is still used as checked: the check reads the versions only.
     XCTAssertEqual(
-      try described { try db.save(Memo(id: 2, text: "pass 2"), target: "chat8") },
+      try db.schemaReads { try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat8") },
       [SchemaCatalogue.versionsCheckSQL])
     XCTAssertEqual(try db.scalar(Int.self, "SELECT widen_chat7()"), Int(SQLITE_OK))
     XCTAssertEqual(try db.columnNames("Memo_chat7"), ["id", "text", "extra"])
-    let reads = try described { try db.save(Memo(id: 2, text: "pass 2"), target: "chat7") }
+    let reads = try db.schemaReads { try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7") }
     XCTAssertFalse(reads.isEmpty, "the table was taken as it was before the ALTER")
   }
 }

@@ -3,59 +3,38 @@ import XCTest
 
 @testable import SwiftLite
 
-/// A message of one chat: one table per chat (`Memo_<chat>`).
-private struct Memo: Model, Equatable {
-  var id: Int64
-  var text: String
-  static let primaryKey = ["id"]
-}
-
 /// A TEMP table of a per-target table's name, made by the connection: the model's
 /// statements name no schema, so SQLite would run them on the TEMP table, while the table
 /// checked is the main schema's.
 final class TemporaryTableShadowTests: SQLiteTestCase {
-  /// More than a connection keeps checked: each pass checks every table again.
-  private static let targets = Connection.attachmentCapacity + 44
-
-  private func checkEveryTable() throws {
-    try db.transaction { db in
-      for target in 0..<Self.targets { try db.createTable(for: Memo.self, target: "chat\(target)") }
-    }
-    for number in 0..<2 {
-      for target in 0..<Self.targets {
-        try db.save(Memo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
-      }
-    }
-  }
-
   /// A TEMP table of the same name shadows the file's table for every statement that
   /// does not name the schema: a save must not land there as if it were the model's table,
   /// nor a read read it. Refused, for a table checked before as for a first use.
   func testATemporaryTableShadowingAPerTargetTableDoesNotTakeTheModelsRows() throws {
-    try checkEveryTable()
+    try checkEveryChatMemoTable()
     try db.execute(#"CREATE TEMP TABLE "Memo_chat7" (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"#)
-    XCTAssertThrowsError(try db.save(Memo(id: 2, text: "pass 2"), target: "chat7")) {
+    XCTAssertThrowsError(try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")) {
       Self.assertHiddenByTemporaryTable($0)
     }
-    XCTAssertThrowsError(try db.findAll(Memo.self, target: "chat7")) {
+    XCTAssertThrowsError(try db.findAll(ChatMemo.self, target: "chat7")) {
       Self.assertHiddenByTemporaryTable($0)
     }
     XCTAssertEqual(try db.scalar(Int.self, #"SELECT count(*) FROM temp."Memo_chat7""#), 0)
     XCTAssertEqual(try db.scalar(Int.self, #"SELECT count(*) FROM main."Memo_chat7""#), 2)
     // Once the TEMP table is gone, the table is the model's again.
     try db.execute(#"DROP TABLE temp."Memo_chat7""#)
-    try db.save(Memo(id: 2, text: "pass 2"), target: "chat7")
+    try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")
     XCTAssertEqual(try db.scalar(Int.self, #"SELECT count(*) FROM main."Memo_chat7""#), 3)
   }
 
   /// The same on a table's first use on the connection, nothing checked before.
   func testATemporaryTableMadeBeforeAFirstUseDoesNotTakeTheModelsRows() throws {
-    try db.createTable(for: Memo.self, target: "chat7")
+    try db.createTable(for: ChatMemo.self, target: "chat7")
     let other = try Connection(path: databasePath)
     defer { try? other.close() }
     try other.execute(
       #"CREATE TEMP TABLE "Memo_chat7" (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"#)
-    XCTAssertThrowsError(try other.save(Memo(id: 2, text: "pass 2"), target: "chat7")) {
+    XCTAssertThrowsError(try other.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")) {
       Self.assertHiddenByTemporaryTable($0)
     }
     XCTAssertEqual(try other.scalar(Int.self, #"SELECT count(*) FROM temp."Memo_chat7""#), 0)

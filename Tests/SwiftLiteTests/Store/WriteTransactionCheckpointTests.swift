@@ -3,43 +3,20 @@ import XCTest
 
 @testable import SwiftLite
 
-/// A message of one chat: one table per chat (`Memo_<chat>`).
-private struct Memo: Model, Equatable {
-  var id: Int64
-  var text: String
-  static let primaryKey = ["id"]
-}
-
 /// Per-target tables used in rotation through the closures of a queue or a pool, whose
 /// writes each open with `BEGIN IMMEDIATE`: a table checked in an earlier transaction is
 /// used again without describing it, from the first statement of the transaction on; and
 /// whatever this connection writes inside one (rows, schema, a change it rolls back) makes
 /// the next first use read its table again.
 final class WriteTransactionCheckpointTests: SQLiteTestCase {
-  /// More than a connection keeps checked: each pass checks every table again.
-  private static let targets = Connection.attachmentCapacity + 44
-
-  private func makeTables() throws {
-    try db.transaction { db in
-      for target in 0..<Self.targets { try db.createTable(for: Memo.self, target: "chat\(target)") }
-    }
-  }
-
-  /// The statements `body` runs on `db` that read the schema, but the check.
-  private func described(on db: Connection, _ body: () throws -> Void) rethrows -> [String] {
-    try db.traced(body).filter {
-      TargetRotationTests.readsSchema($0) && $0 != SchemaCatalogue.checkSQL
-    }
-  }
-
   /// Saves memo `number` into every table, one queue or pool write per save; returns the
   /// statements that read the schema, but the check.
   private func passOfWrites(_ number: Int, on access: any DatabaseAccess) throws -> [String] {
     var reads: [String] = []
-    for target in 0..<Self.targets {
+    for target in 0..<Self.rotationTargets {
       try access.write { db in
-        reads += try described(on: db) {
-          try db.save(Memo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
+        reads += try db.schemaReads {
+          try db.save(ChatMemo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
         }
       }
     }
@@ -47,37 +24,38 @@ final class WriteTransactionCheckpointTests: SQLiteTestCase {
   }
 
   func testAQueueRotationOfWritesDescribesNoTableItCheckedBefore() throws {
-    try makeTables()
+    try makeChatMemoTables()
     let queue = try DatabaseQueue(path: databasePath)
     XCTAssertFalse(try passOfWrites(0, on: queue).isEmpty, "the first pass describes every table")
     let reads = try passOfWrites(1, on: queue)
     XCTAssertEqual(reads.count, 0, "described again: " + (reads.first ?? ""))
     XCTAssertEqual(
-      try queue.read { try $0.findAll(Memo.self, orderBy: "id", target: "chat7") },
-      [Memo(id: 0, text: "pass 0"), Memo(id: 1, text: "pass 1")])
+      try queue.read { try $0.findAll(ChatMemo.self, orderBy: "id", target: "chat7") },
+      [ChatMemo(id: 0, text: "pass 0"), ChatMemo(id: 1, text: "pass 1")])
     try queue.close()
   }
 
   func testAPoolRotationOfWritesDescribesNoTableItCheckedBefore() throws {
-    try makeTables()
+    try makeChatMemoTables()
     let pool = try DatabasePool(path: databasePath)
     _ = try passOfWrites(0, on: pool)
     let reads = try passOfWrites(1, on: pool)
     XCTAssertEqual(reads.count, 0, "described again: " + (reads.first ?? ""))
     XCTAssertEqual(
-      try pool.read { try $0.findAll(Memo.self, orderBy: "id", target: "chat299") },
-      [Memo(id: 0, text: "pass 0"), Memo(id: 1, text: "pass 1")])
+      try pool.read { try $0.findAll(ChatMemo.self, orderBy: "id", target: "chat299") },
+      [ChatMemo(id: 0, text: "pass 0"), ChatMemo(id: 1, text: "pass 1")])
     try pool.close()
   }
 
   func testAnImmediateTransactionAfterAnotherDescribesNoTableCheckedInTheFirst() throws {
-    try makeTables()
+    try makeChatMemoTables()
     let rotating = try Connection(path: databasePath)
     func pass(_ number: Int) throws -> [String] {
-      try described(on: rotating) {
+      try rotating.schemaReads {
         try rotating.transaction(.immediate) { db in
-          for target in 0..<Self.targets {
-            try db.save(Memo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
+          for target in 0..<Self.rotationTargets {
+            try db.save(
+              ChatMemo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
           }
         }
       }
@@ -89,21 +67,21 @@ final class WriteTransactionCheckpointTests: SQLiteTestCase {
   }
 
   func testAColumnAddedInsideAQueueWriteIsSeenByTheNextSave() throws {
-    try makeTables()
+    try makeChatMemoTables()
     let queue = try DatabaseQueue(path: databasePath)
     _ = try passOfWrites(0, on: queue)
     _ = try passOfWrites(1, on: queue)
     try queue.write { db in
       try db.execute(#"ALTER TABLE "Memo_chat7" ADD COLUMN tag TEXT"#)
-      let reads = try described(on: db) {
-        try db.save(Memo(id: 2, text: "pass 2"), target: "chat7")
+      let reads = try db.schemaReads {
+        try db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")
       }
       XCTAssertFalse(reads.isEmpty, "the table was taken as it was before the ALTER")
     }
     // No longer as SwiftLite recorded it: another program's table, written as it is.
     XCTAssertEqual(try queue.read { try $0.columnNames("Memo_chat7") }, ["id", "text", "tag"])
     XCTAssertEqual(
-      try queue.read { try $0.findAll(Memo.self, orderBy: "id", target: "chat7") }.map(\.id),
+      try queue.read { try $0.findAll(ChatMemo.self, orderBy: "id", target: "chat7") }.map(\.id),
       [0, 1, 2])
     try queue.close()
   }
@@ -112,7 +90,7 @@ final class WriteTransactionCheckpointTests: SQLiteTestCase {
   /// change then gives the same number to another schema. A table checked before either
   /// is not taken for what the file holds after.
   func testASchemaChangeRolledBackInsideAQueueWriteIsNotTakenForTheNextOne() throws {
-    try makeTables()
+    try makeChatMemoTables()
     let queue = try DatabaseQueue(path: databasePath)
     _ = try passOfWrites(0, on: queue)
     _ = try passOfWrites(1, on: queue)  // chat8 is checked, and no longer in the cache
@@ -128,8 +106,9 @@ final class WriteTransactionCheckpointTests: SQLiteTestCase {
       try db.execute(#"ALTER TABLE "Memo_chat8" RENAME TO "Memo_chat8_old""#)
       try db.execute(#"CREATE TABLE "Memo_chat8" (id INTEGER PRIMARY KEY, note TEXT)"#)
       XCTAssertEqual(try db.scalar(Int.self, "PRAGMA schema_version"), version + 2)
-      let reads = try described(on: db) {
-        XCTAssertThrowsError(try db.save(Memo(id: 3, text: "after"), target: "chat8")) { error in
+      let reads = try db.schemaReads {
+        XCTAssertThrowsError(try db.save(ChatMemo(id: 3, text: "after"), target: "chat8")) {
+          error in
           // Another program's table now, without the column `text`: refused by the model
           // layer before any statement runs on it, never altered.
           XCTAssertFalse(error is SQLiteError, "\(error)")
@@ -146,7 +125,7 @@ final class WriteTransactionCheckpointTests: SQLiteTestCase {
   /// A record rewritten inside a write by a statement still running (an `UPDATE ...
   /// RETURNING` stepped once): counted when it starts, before SQLite counts its rows.
   func testARecordRewrittenByAWriteStillRunningInsideAQueueWriteIsReadAgain() throws {
-    try makeTables()
+    try makeChatMemoTables()
     let queue = try DatabaseQueue(path: databasePath)
     _ = try passOfWrites(0, on: queue)
     _ = try passOfWrites(1, on: queue)
@@ -155,8 +134,8 @@ final class WriteTransactionCheckpointTests: SQLiteTestCase {
         "UPDATE swiftlite_schema SET swift_types = NULL WHERE table_name = 'Memo_chat7'"
           + " RETURNING table_name")
       XCTAssertTrue(try rewrite.step())
-      let reads = try described(on: db) {
-        _ = try? db.save(Memo(id: 2, text: "pass 2"), target: "chat7")
+      let reads = try db.schemaReads {
+        _ = try? db.save(ChatMemo(id: 2, text: "pass 2"), target: "chat7")
       }
       rewrite.reset()
       XCTAssertFalse(reads.isEmpty, "the record being rewritten was not read again")

@@ -640,3 +640,48 @@ extension TemporaryDirectoryTestCase {
     return figures
   }
 }
+
+/// A message of one chat, for tests of per-target tables: one table per chat
+/// (`Memo_<chat>`).
+struct ChatMemo: Model, Equatable {
+  var id: Int64
+  var text: String
+  static let tableName = "Memo"
+  static let primaryKey = ["id"]
+}
+
+extension SQLiteTestCase {
+  /// More per-target tables than a connection keeps checked: a pass over them checks every
+  /// table again.
+  static let rotationTargets = Connection.attachmentCapacity + 44
+
+  /// Makes ``rotationTargets`` tables of ``ChatMemo`` (`chat0`, `chat1`, ...) on `db`.
+  func makeChatMemoTables() throws {
+    try db.transaction { db in
+      for target in 0..<Self.rotationTargets {
+        try db.createTable(for: ChatMemo.self, target: "chat\(target)")
+      }
+    }
+  }
+
+  /// Makes the tables and saves into each twice: every table is checked, with a blueprint
+  /// kept under the catalogue's checkpoint, and out of the connection's cache.
+  func checkEveryChatMemoTable() throws {
+    try makeChatMemoTables()
+    for number in 0..<2 {
+      for target in 0..<Self.rotationTargets {
+        try db.save(ChatMemo(id: Int64(number), text: "pass \(number)"), target: "chat\(target)")
+      }
+    }
+  }
+}
+
+extension Connection {
+  /// The statements `body` runs on this connection that read the schema (see
+  /// `TargetRotationTests.readsSchema(_:)`), but the schema catalogue's check.
+  func schemaReads(_ body: () throws -> Void) rethrows -> [String] {
+    try traced(body).filter {
+      TargetRotationTests.readsSchema($0) && $0 != SchemaCatalogue.checkSQL
+    }
+  }
+}
