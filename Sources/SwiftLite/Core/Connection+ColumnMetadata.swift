@@ -47,14 +47,4 @@ extension Connection {
       collation: collation.map { String(cString: $0) } ?? "BINARY",
       isNotNull: notNull != 0, isPrimaryKey: primaryKey != 0, isAutoIncrement: autoIncrement != 0)
   }
-
-  /// Whether this connection's TEMP schema holds a table named `name` (as SQLite
-  /// compares names): one that SQL naming no schema would use in place of the main
-  /// database's table of that name. A lookup in the connection's loaded schema, with no
-  /// statement; `false` on a closed connection or when the schema cannot be read.
-  func hasTemporaryTable(named name: String) -> Bool {
-    isOpen
-      && sqlite3_table_column_metadata(handle, "temp", name, nil, nil, nil, nil, nil, nil)
-        == SQLITE_OK
-  }
 }

@@ -50,6 +50,8 @@ extension SchemaCatalogue {
     }
     sql +=
       " UNION ALL SELECT 6, value, data, NULL, NULL, NULL, NULL, NULL FROM version"
+      + " UNION ALL SELECT 7, type, name, NULL, NULL, NULL, NULL, NULL FROM temp.sqlite_schema"
+      + " WHERE type IN ('table', 'view') AND name = ?1 COLLATE NOCASE"
       + " UNION ALL SELECT 2, l.name, l.origin, l.\"unique\", l.partial, i.seqno, i.name, NULL"
       + " FROM " + moved + "pragma_index_list(?1, 'main') AS l"
       + " JOIN pragma_index_info(l.name, 'main') AS i"

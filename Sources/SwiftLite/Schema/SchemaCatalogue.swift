@@ -55,6 +55,8 @@ final class SchemaCatalogue {
     static let record = 5
     /// `PRAGMA schema_version` and `PRAGMA data_version`.
     static let schemaVersion = 6
+    /// A TEMP table or view of the name: type, name.
+    static let temporary = 7
   }
 
   /// Folded name (see ``key(_:)``) -> rowid in `sqlite_schema`, for tables and views.
@@ -176,7 +178,8 @@ final class SchemaCatalogue {
         // prepared the statement again: a rollback brings a schema version back with
         // another schema, so the table is read in full.
         if !moved, kept.description.isDescribed(by: parts.stored) {
-          var reused = kept.description.reused(record: parts.record, expecting: expected)
+          var reused = kept.description.reused(
+            record: parts.record, hiddenBy: parts.temporary, expecting: expected)
           reused.checkpointGeneration = observe(
             schemaVersion: parts.schemaVersion, dataVersion: parts.dataVersion, in: db)
           return reused

@@ -41,12 +41,15 @@ struct TableDescription {
   /// SwiftLite's record of the table (under any ASCII case of its name), whether or not
   /// it still describes the table; `nil` when there is none.
   private(set) var recordRow: AutoMigration.RecordRow?
+  /// A TEMP table or view of this connection with the same name (type, name), which SQL
+  /// naming no schema would use in its place; `nil` when none.
+  private(set) var hiddenBy: (type: String, name: String)?
   /// The schema the description was asked to expect, when the table's CREATE statement is
   /// the one it writes (see ``SchemaCatalogue/describe(_:expecting:in:)``).
   private(set) var expectedSchema: TableSchema?
 
   /// Which reading of the table's row and pragmas this is: the catalogue numbers each (1,
-  /// 2, ...) and a description it keeps and hands out again (``reused(record:expecting:)``)
+  /// 2, ...) and a description it keeps and hands out again (``reused(record:hiddenBy:expecting:)``)
   /// keeps its number, with the record read afresh; 0 when not numbered. Two descriptions of
   /// a table with the same number and the same record say the same of it.
   var reading: UInt64 = 0
@@ -86,10 +89,12 @@ extension TableDescription {
   /// record as `record` (just read), and expecting `expected` (a schema and the CREATE
   /// statement it writes).
   func reused(
-    record: AutoMigration.RecordRow?, expecting expected: (schema: TableSchema, sql: String)?
+    record: AutoMigration.RecordRow?, hiddenBy temporary: (type: String, name: String)?,
+    expecting expected: (schema: TableSchema, sql: String)?
   ) -> TableDescription {
     var description = self
     description.recordRow = record
+    description.hiddenBy = temporary
     guard let expected, kind == .table, let sql, sql.hasSameBytes(as: expected.sql) else {
       description.expectedSchema = nil
       return description
@@ -144,6 +149,8 @@ extension TableDescription {
     var schemaVersion: Int64?
     /// `PRAGMA data_version` as the statement read it.
     var dataVersion: Int64?
+    /// A TEMP table or view of the name (type, name).
+    var temporary: (type: String, name: String)?
 
     /// Reads the rows: each one's first column says which part it belongs to.
     init(_ rows: [Row], name: String) throws {
@@ -212,6 +219,8 @@ extension TableDescription {
       case SchemaCatalogue.Part.schemaVersion:
         schemaVersion = try row.get(Int64.self, at: 1)
         dataVersion = try row.get(Int64?.self, at: 2)
+      case SchemaCatalogue.Part.temporary:
+        temporary = (try row.get(String.self, at: 1), try row.get(String.self, at: 2))
       case SchemaCatalogue.Part.record:
         let found = try AutoMigration.RecordRow(row)
         // The spelling asked for wins over the schema's, as a lookup by either would.
@@ -231,6 +240,7 @@ extension TableDescription {
   ) {
     self.name = name
     recordRow = parts.record
+    hiddenBy = parts.temporary
     guard let stored else { return }
     kind = stored.type == "view" ? .view : .table
     storedName = stored.name

@@ -51,16 +51,6 @@ extension Connection {
       if target == nil { setQuickAttachment(table, for: owner) }
       return table
     }
-    // A TEMP table of the same name would take every statement of the model, which name
-    // no schema: its rows would go where the file never keeps them.
-    if hasTemporaryTable(named: name) {
-      throw ModelError.incompatibleTable(
-        model: String(describing: model), table: name,
-        problems: [
-          "a TEMP table of this connection has the same name and hides it from SQL that"
-            + " names no schema (temp." + SQLIdentifier.quote(name) + ")"
-        ])
-    }
     // Checked before under a state of the file confirmed unchanged since: made as then,
     // without describing the table.
     let blueprints = ModelTableBlueprints.of(self)
@@ -77,6 +67,17 @@ extension Connection {
     // Everything below is decided from this one read of the schema (a migration reads
     // again inside its transaction).
     let stored = try SchemaCatalogue.describe(name, expecting: desired, in: self)
+    // A TEMP table of the same name would take every statement of the model, which name
+    // no schema: its rows would go where the file never keeps them. Making one is a write,
+    // so a table checked before is described again, and seen here.
+    if let hiding = stored.hiddenBy {
+      throw ModelError.incompatibleTable(
+        model: String(describing: model), table: name,
+        problems: [
+          "a TEMP " + hiding.type + " of this connection has the same name and hides it from"
+            + " SQL that names no schema (temp." + SQLIdentifier.quote(hiding.name) + ")"
+        ])
+    }
     // Checked before on this connection, and described now as then: made as then.
     if let blueprint = blueprints.blueprint(for: key, describedBy: stored, in: self) {
       let table = ModelTable(blueprint)
