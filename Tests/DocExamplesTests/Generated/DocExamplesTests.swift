@@ -58,13 +58,13 @@ final class DocExamplesTests: XCTestCase {
   func testModelsAndAutomaticMigration06() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration06) }
   /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 388.
   func testModelsAndAutomaticMigration07() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration07) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 462.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 480.
   func testModelsAndAutomaticMigration08() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration08) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 498.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 516.
   func testModelsAndAutomaticMigration09() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration09) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 537.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 555.
   func testModelsAndAutomaticMigration10() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration10) }
-  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 549.
+  /// Sources/SwiftLite/SwiftLite.docc/ModelsAndAutomaticMigration.md, line 567.
   func testModelsAndAutomaticMigration11() async throws { try await runTwiceInFreshFolder(exampleModelsAndAutomaticMigration11) }
   /// Sources/SwiftLite/SwiftLite.docc/ObservationAndSearch.md, line 25.
   func testObservationAndSearch01() async throws { try await runTwiceInFreshFolder(exampleObservationAndSearch01) }
@@ -110,13 +110,13 @@ final class DocExamplesTests: XCTestCase {
   func testAPIConnectionBackup01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionBackup01) }
   /// Sources/SwiftLite/Core/Connection+Changesets.swift, line 17.
   func testAPIConnectionChangesets01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionChangesets01) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 193.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 194.
   func testAPIConnectionExecution01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution01) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 271.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 272.
   func testAPIConnectionExecution02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution02) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 296.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 297.
   func testAPIConnectionExecution03() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution03) }
-  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 330.
+  /// Sources/SwiftLite/Core/Connection+Execution.swift, line 331.
   func testAPIConnectionExecution04() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionExecution04) }
   /// Sources/SwiftLite/Core/Connection+Functions.swift, line 11.
   func testAPIConnectionFunctions01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionFunctions01) }
@@ -124,7 +124,7 @@ final class DocExamplesTests: XCTestCase {
   func testAPIConnectionUnicodeText01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionUnicodeText01) }
   /// Sources/SwiftLite/Core/Connection+UnsafeHandle.swift, line 11.
   func testAPIConnectionUnsafeHandle01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionUnsafeHandle01) }
-  /// Sources/SwiftLite/Core/Connection+UnsafeHandle.swift, line 60.
+  /// Sources/SwiftLite/Core/Connection+UnsafeHandle.swift, line 70.
   func testAPIConnectionUnsafeHandle02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionUnsafeHandle02) }
   /// Sources/SwiftLite/Core/Connection.swift, line 8.
   func testAPIConnection01() async throws { try await runTwiceInFreshFolder(exampleAPIConnection01) }
@@ -250,7 +250,7 @@ final class DocExamplesTests: XCTestCase {
   func testAPISchemaSnapshotDatabase01() async throws { try await runTwiceInFreshFolder(exampleAPISchemaSnapshotDatabase01) }
   /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 13.
   func testAPIConnectionModelReads01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReads01) }
-  /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 118.
+  /// Sources/SwiftLite/Store/Connection+ModelReads.swift, line 117.
   func testAPIConnectionModelReads02() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReads02) }
   /// Sources/SwiftLite/Store/Connection+ModelReturning.swift, line 9.
   func testAPIConnectionModelReturning01() async throws { try await runTwiceInFreshFolder(exampleAPIConnectionModelReturning01) }
