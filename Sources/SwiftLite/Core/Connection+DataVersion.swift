@@ -19,7 +19,7 @@ extension Connection {
   /// would undo. `false` outside a transaction, in a transaction that only read, on a
   /// closed connection, and in a write transaction (`BEGIN IMMEDIATE`, say) in which
   /// nothing written has run since the connection was last at a committed state (see
-  /// ``markCommitted()``): no statement that writes started and no row changed.
+  /// ``openingTransaction(_:)``): no statement that writes started and no row changed.
   /// `true` inside ``withUnsafeHandle(_:)``, whose C calls may write later in its body
   /// without moving any count; and in any write transaction where C code may write
   /// uncounted (``mayWriteUncounted``).
@@ -31,19 +31,18 @@ extension Connection {
     return committed.runs != writeRunCounter.count || committed.totalChanges != totalChanges
   }
 
-  /// Whether the connection is at a committed state: in autocommit mode, with no write
+  /// Runs `begin`, a BEGIN (or a SAVEPOINT that opens a transaction), and notes the counts
+  /// as those of a committed state when it ran at one: in autocommit mode, with no write
   /// running (a write statement stepping holds a write transaction, on the main database
-  /// or another; any of them counts).
-  var isAtCommittedState: Bool {
-    isOpen && sqlite3_get_autocommit(handle) != 0
-      && sqlite3_txn_state(handle, nil) != SQLITE_TXN_WRITE
-  }
-
-  /// Notes the counts now as those of a committed state: for a transaction's BEGIN run at
-  /// one (see ``isAtCommittedState``). A BEGIN writes nothing and counts as no write, so a
+  /// or another; any of them counts). A BEGIN writes nothing and counts as no write, so a
   /// write transaction that starts there holds nothing uncommitted until a write runs.
-  func markCommitted() {
-    writeRunCounter.committed = (writeRunCounter.count, totalChanges)
+  /// - Throws: what `begin` throws; nothing is noted then.
+  func openingTransaction(_ begin: () throws -> Void) rethrows {
+    let committed =
+      isOpen && sqlite3_get_autocommit(handle) != 0
+      && sqlite3_txn_state(handle, nil) != SQLITE_TXN_WRITE
+    try begin()
+    if committed { writeRunCounter.committed = (writeRunCounter.count, totalChanges) }
   }
 
   /// Whether the prepared `statement` counts as a write (see ``WriteRunCounter``): it is

@@ -36,9 +36,7 @@ extension Connection {
     -> T
   {
     let statements = try transactionStatements(kind)
-    let committed = isAtCommittedState
-    try runKept(statements.begin, kind: kind)
-    if committed { markCommitted() }
+    try openingTransaction { try runKept(statements.begin, kind: kind) }
     return try inOpenTransaction(body) { try runKept(statements.commit, kind: kind) }
   }
 

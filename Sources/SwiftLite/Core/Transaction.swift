@@ -36,9 +36,7 @@ extension Connection {
   public func transaction<T>(
     _ kind: TransactionKind = .deferred, _ body: (Connection) throws -> T
   ) throws -> T {
-    let committed = isAtCommittedState
-    try execute("BEGIN " + kind.rawValue + " TRANSACTION")
-    if committed { markCommitted() }
+    try openingTransaction { try execute("BEGIN " + kind.rawValue + " TRANSACTION") }
     return try inOpenTransaction(body) { try execute("COMMIT TRANSACTION") }
   }
 
@@ -84,9 +82,7 @@ extension Connection {
       opensTransaction
       ? "ROLLBACK TRANSACTION"
       : "ROLLBACK TO SAVEPOINT " + quoted + "; RELEASE SAVEPOINT " + quoted
-    let committed = opensTransaction && isAtCommittedState
-    try execute("SAVEPOINT " + quoted)
-    if committed { markCommitted() }
+    try openingTransaction { try execute("SAVEPOINT " + quoted) }
     let result: T
     do {
       if opensTransaction { transactionGuard.depth += 1 }

@@ -14,7 +14,7 @@ final class WriteRunCounter {
   @exclusivity(unchecked) var count: UInt64 = 0
   /// ``count`` and the connection's `totalChanges` when a transaction last began at a
   /// state with no uncommitted write and no write running (see
-  /// `Connection.markCommitted()`); `nil` before that.
+  /// `Connection.openingTransaction(_:)`); `nil` before that.
   var committed: (runs: UInt64, totalChanges: Int)?
   /// How many `Connection.withUnsafeHandle(_:)` bodies are running: their C calls write
   /// without a count, at any point of the body, which may use the connection meanwhile.
