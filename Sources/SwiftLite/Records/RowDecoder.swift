@@ -20,12 +20,8 @@ public final class RowDecoder {
   /// Whether the current row is `liveStatement`'s current row.
   @exclusivity(unchecked) private var readsLive = false
   @exclusivity(unchecked) private(set) var layout: ColumnLayout
-  // Key order learned from the first row: the keys, and each one's column position (-1
-  // for a key with no column), in two arrays so that checking the next key compares it in
-  // place, copying no tuple out.
-  @exclusivity(unchecked) private var learnedKeys: ContiguousArray<String> = []
-  @exclusivity(unchecked) private var learnedIndices: ContiguousArray<Int> = []
-  @exclusivity(unchecked) private var cursor = 0
+  /// The order of the keys, learned from the first row, and each one's column.
+  @exclusivity(unchecked) private var order = KeyOrder()
   private lazy var json = JSONDecoder()
   /// How the keyed containers this decoder hands out find it (see ``Reference``).
   private let slot = ContainerSlot.take()
@@ -96,8 +92,7 @@ public final class RowDecoder {
     let layout = row.layout
     if layout !== self.layout {
       self.layout = layout
-      learnedKeys.removeAll(keepingCapacity: true)
-      learnedIndices.removeAll(keepingCapacity: true)
+      order.forget()
     }
     self.row = row
     if case .statement(let statement) = row.storage {
@@ -105,10 +100,35 @@ public final class RowDecoder {
     } else {
       readsLive = false
     }
-    cursor = 0
+    return try decodeRow(T.self)
+  }
+
+  /// Decodes the row of ``liveStatement`` that keeps `number` (from
+  /// ``Statement/stepToRow()``): ``decode(_:from:)`` without making a ``Row`` for it, which
+  /// costs a retain and a release of the statement; the row kept for the general path is
+  /// moved to it in place.
+  private func decodeLiveRow<T: Decodable>(_ type: T.Type, _ statement: Statement, number: UInt64)
+    throws -> T
+  {
+    if !statement.hasLayout(layout) {
+      layout = statement.layout
+      order.forget()
+    }
+    if readsLive {
+      row.move(to: number)
+    } else {
+      row = Row(statement: statement, number: number)
+      readsLive = true
+    }
+    return try decodeRow(T.self)
+  }
+
+  /// Decodes `row`, set up by the caller.
+  @inline(__always) private func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
+    order.cursor = 0
     isDecoding = true
     defer { isDecoding = false }
-    return try T(from: Adapter(decoder: self))
+    return try T(from: Adapter(reference: Reference(token: slot.token)))
   }
 
   /// Every remaining row of the statement this decoder reads in place, as values.
@@ -138,8 +158,8 @@ public final class RowDecoder {
 
     mutating func next() -> T? {
       do {
-        guard try statement.step() else { return nil }
-        return try decoder.decode(T.self, from: statement.row)
+        guard let number = try statement.stepToRow() else { return nil }
+        return try decoder.decodeLiveRow(T.self, statement, number: number)
       } catch {
         failure.error = error
         return nil
@@ -147,28 +167,9 @@ public final class RowDecoder {
     }
   }
 
-  /// The column position of `key`, the next key the value asks for: one comparison with
-  /// the key asked for at this point of the first row (synthesized `Codable` asks in
-  /// declaration order, so it always matches), a look-up by name otherwise.
-  @inline(__always) func index(of key: String) -> Int? {
-    let at = cursor
-    cursor = at &+ 1
-    if at < learnedKeys.count, learnedKeys[at] == key {
-      let index = learnedIndices[at]
-      return index < 0 ? nil : index
-    }
-    return learn(key, at: at)
-  }
-
-  /// The column position of a key the learned order does not predict; learned when it
-  /// extends that order.
-  @inline(never) private func learn(_ key: String, at position: Int) -> Int? {
-    let index = layout.index(of: key)
-    if position == learnedKeys.count {
-      learnedKeys.append(key)
-      learnedIndices.append(index ?? -1)
-    }
-    return index
+  /// The column position of `key`, the next key the value asks for (see ``KeyOrder``).
+  @inline(__always) func index<Key: CodingKey>(of key: Key) -> Int? {
+    order.index(of: key) { layout.index(of: $0) }
   }
 
   func missing<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
@@ -184,12 +185,10 @@ public final class RowDecoder {
     )
   }
 
-  func value<T: SQLiteValueConvertible & Decodable>(
-    _ type: T.Type, _ key: String
-  ) throws
-    -> T
-  {
-    guard let index = index(of: key) else { return try missing(T.self, key) }
+  /// The value of the column at `index`, found by ``index(of:)``. Inlined into each typed
+  /// read of the container, with the integer read in place; the rest is out of line.
+  @inline(__always)
+  func value<T: SQLiteValueConvertible & Decodable>(_ type: T.Type, at index: Int) throws -> T {
     // Integers read in place skip copying the row and building an SQLiteValue (optional
     // chaining borrows the statement); NULL, another class or an out-of-range value takes
     // the general path, which reports it.
@@ -201,26 +200,30 @@ public final class RowDecoder {
     {
       return unsafeBitCast(exact, to: T.self)
     }
-    return try row.get(T.self, at: index)
+    return try storedValue(T.self, at: index)
   }
 
-  func valueIfPresent<T: SQLiteValueConvertible & Decodable>(
-    _ type: T.Type, _ key: String
-  ) throws -> T? {
-    guard let index = index(of: key) else { return nil }
-    return try row.get(T?.self, at: index)
+  @inline(never) private func storedValue<T: SQLiteValueConvertible & Decodable>(
+    _ type: T.Type, at index: Int
+  ) throws -> T {
+    try row.get(T.self, at: index)
   }
 
-  func decodeAny<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
-    guard let index = index(of: key) else { return try missing(T.self, key) }
-    return try decodeAny(type, key, at: index)
-  }
-
-  func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: String) throws
-    -> T?
+  /// The value of the column at `index`, found by ``index(of:)``, or `nil` for NULL.
+  func valueIfPresent<T: SQLiteValueConvertible & Decodable>(_ type: T.Type, at index: Int)
+    throws -> T?
   {
+    try row.get(T?.self, at: index)
+  }
+
+  func decodeAny<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+    guard let index = index(of: key) else { return try missing(T.self, key.stringValue) }
+    return try decodeAny(type, key.stringValue, at: index)
+  }
+
+  func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
     guard let index = index(of: key), try !row.isNullValue(at: index) else { return nil }
-    return try decodeAny(type, key, at: index)
+    return try decodeAny(type, key.stringValue, at: index)
   }
 
   private func decodeAny<T: Decodable>(_ type: T.Type, _ key: String, at index: Int)
@@ -251,10 +254,10 @@ public final class RowDecoder {
     }
   }
 
-  func isNull(_ key: String) throws -> Bool {
+  func isNull<Key: CodingKey>(_ key: Key) throws -> Bool {
     guard let index = index(of: key) else { return true }
     // A custom init(from:) asks decodeNil then decodes the same key: give the key back.
-    cursor -= 1
+    order.cursor -= 1
     return try row.isNullValue(at: index)
   }
 }

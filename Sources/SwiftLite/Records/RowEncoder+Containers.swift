@@ -1,7 +1,7 @@
 import Foundation
 
 // The Encoder a model's encode(to:) is given, and the containers it hands out: every write
-// turns the key into its name once, then goes to the encoder.
+// finds the key's column (by its bits, see KeyBits, or its name), then goes to the encoder.
 extension RowEncoder {
   struct Adapter: Encoder {
     let encoder: RowEncoder
@@ -27,68 +27,52 @@ extension RowEncoder {
     let reference: Reference
     var codingPath: [any CodingKey] { [] }
     mutating func encodeNil(forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.set(.null, name) }
+      try write(key) { try $0.set(.null, at: $1) }
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(value ? 1 : 0, name) }
+      try write(key) { try $0.setInteger(value ? 1 : 0, at: $1) }
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setText(value, name) }
+      try write(key) { try $0.setText(value, at: $1) }
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setDouble(value, name) }
+      try write(key) { try $0.setDouble(value, at: $1) }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.set(converting: value, name) }
+      try write(key) { try $0.set(converting: value, at: $1) }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(Int64(value), name) }
+      try write(key) { try $0.setInteger(Int64(value), at: $1) }
     }
     mutating func encode(_ value: Int8, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(Int64(value), name) }
+      try write(key) { try $0.setInteger(Int64(value), at: $1) }
     }
     mutating func encode(_ value: Int16, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(Int64(value), name) }
+      try write(key) { try $0.setInteger(Int64(value), at: $1) }
     }
     mutating func encode(_ value: Int32, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(Int64(value), name) }
+      try write(key) { try $0.setInteger(Int64(value), at: $1) }
     }
     mutating func encode(_ value: Int64, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(value, name) }
+      try write(key) { try $0.setInteger(value, at: $1) }
     }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.set(converting: value, name) }
+      try write(key) { try $0.set(converting: value, at: $1) }
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(Int64(value), name) }
+      try write(key) { try $0.setInteger(Int64(value), at: $1) }
     }
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(Int64(value), name) }
+      try write(key) { try $0.setInteger(Int64(value), at: $1) }
     }
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setInteger(Int64(value), name) }
+      try write(key) { try $0.setInteger(Int64(value), at: $1) }
     }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.set(converting: value, name) }
+      try write(key) { try $0.set(converting: value, at: $1) }
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      let name = key.stringValue
-      try reference.withEncoder { try $0.setAny(value, name) }
+      try write(key) { try $0.setAny(value, at: $1) }
     }
     mutating func nestedContainer<NestedKey: CodingKey>(
       keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -106,6 +90,17 @@ extension RowEncoder {
         "encode a Codable value (stored as JSON), not a nested container")
       return DiscardingUnkeyed()
     }
+    /// Finds the key's column, where the key's type is known, then hands it to `body` with
+    /// the encoder; a key that names no column writes nothing.
+    @inline(__always) private func write(
+      _ key: Key, _ body: (RowEncoder, Int) throws -> Void
+    ) rethrows {
+      try reference.withEncoder { encoder in
+        guard let index = encoder.index(of: key) else { return }
+        try body(encoder, index)
+      }
+    }
+
     mutating func superEncoder() -> any Encoder {
       reference.withEncoder { Adapter(encoder: $0) }
     }

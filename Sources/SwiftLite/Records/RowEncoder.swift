@@ -15,11 +15,8 @@ final class RowEncoder {
   private let positions: [String: Int]
   /// The values of the last encoded model, one per column.
   @exclusivity(unchecked) public private(set) var values: ContiguousArray<SQLiteValue>
-  // Key order learned from the first value: the keys, and each one's column position (-1
-  // for a key that names no column), as in RowDecoder.
-  @exclusivity(unchecked) private var learnedKeys: ContiguousArray<String> = []
-  @exclusivity(unchecked) private var learnedIndices: ContiguousArray<Int> = []
-  @exclusivity(unchecked) private var cursor = 0
+  /// The order of the keys, learned from the first value, and each one's column.
+  @exclusivity(unchecked) private var order = KeyOrder()
   /// The format of each column's `Date`, by column; empty when every date is written in
   /// the standard format.
   var dateFormats: [ColumnDateForm?] = []
@@ -126,14 +123,14 @@ final class RowEncoder {
       // connection (binding parameter 1 checks that too, but a value may not write it).
       if let owner = target.owner { try owner.check(target.sql) }
       marks.next()
-      cursor = 0
+      order.cursor = 0
       try encodeDeferringErrors(value)
       // The columns the value did not encode (a nil optional, a key it skipped) bind NULL.
       try marks.bindNullToUnwritten(target)
       return
     }
     for index in values.indices { values[index] = .null }
-    cursor = 0
+    order.cursor = 0
     try encodeDeferringErrors(value)
   }
 
@@ -168,33 +165,16 @@ final class RowEncoder {
         debugDescription: (column.map { "column '\($0)': " } ?? "") + reason))
   }
 
-  /// The column position of `key`, the next key the value encodes: one comparison with the
-  /// key encoded at this point of the first value, a look-up by name otherwise.
-  @inline(__always) private func index(of key: String) -> Int? {
-    let at = cursor
-    cursor = at &+ 1
-    if at < learnedKeys.count, learnedKeys[at] == key {
-      let index = learnedIndices[at]
-      return index < 0 ? nil : index
-    }
-    return learn(key, at: at)
+  /// The column position of `key`, the next key the value encodes (see ``KeyOrder``), or
+  /// `nil` for a key that names no column, which is skipped.
+  @inline(__always) func index<Key: CodingKey>(of key: Key) -> Int? {
+    order.index(of: key) { positions[$0] }
   }
 
-  /// The column position of a key the learned order does not predict; learned when it
-  /// extends that order.
-  @inline(never) private func learn(_ key: String, at position: Int) -> Int? {
-    let index = positions[key]
-    if position == learnedKeys.count {
-      learnedKeys.append(key)
-      learnedIndices.append(index ?? -1)
-    }
-    return index
-  }
-
-  /// Writes an integer: bound straight to the target's parameter when there is one (the
-  /// owner was checked once in ``encode(_:)``), else kept in ``values``.
-  func setInteger(_ value: Int64, _ key: String) throws {
-    guard let index = index(of: key) else { return }
+  /// Writes an integer into the column at `index` (found by ``index(of:)``): bound
+  /// straight to the target's parameter when there is one (the owner was checked once in
+  /// ``encode(_:)``), else kept in ``values``.
+  func setInteger(_ value: Int64, at index: Int) throws {
     if let targetHandle {
       marks?.mark(index)  // optional chaining borrows; `if let` would retain per column
       try Statement.bind(value, to: targetHandle, at: Int32(truncatingIfNeeded: index &+ 1))
@@ -203,9 +183,8 @@ final class RowEncoder {
     }
   }
 
-  /// Writes text, as ``setInteger(_:_:)``.
-  func setText(_ value: String, _ key: String) throws {
-    guard let index = index(of: key) else { return }
+  /// Writes text, as ``setInteger(_:at:)``.
+  func setText(_ value: String, at index: Int) throws {
     if let targetHandle {
       marks?.mark(index)  // optional chaining borrows; `if let` would retain per column
       try Statement.bind(value, to: targetHandle, at: Int32(truncatingIfNeeded: index &+ 1))
@@ -214,11 +193,10 @@ final class RowEncoder {
     }
   }
 
-  /// Writes a double, as ``setInteger(_:_:)``; NaN, which SQLite cannot store, throws as
+  /// Writes a double, as ``setInteger(_:at:)``; NaN, which SQLite cannot store, throws as
   /// the general path reports it.
-  func setDouble(_ value: Double, _ key: String) throws {
-    guard !value.isNaN else { return try set(converting: value, key) }
-    guard let index = index(of: key) else { return }
+  func setDouble(_ value: Double, at index: Int) throws {
+    guard !value.isNaN else { return try set(converting: value, at: index) }
     if let targetHandle {
       marks?.mark(index)  // optional chaining borrows; `if let` would retain per column
       try Statement.bind(value, to: targetHandle, at: Int32(truncatingIfNeeded: index &+ 1))
@@ -237,13 +215,14 @@ final class RowEncoder {
     }
   }
 
-  func set(_ value: SQLiteValue, _ key: String) throws {
-    if let index = index(of: key) { try store(value, at: index) }
+  /// Writes `value` into the column at `index`.
+  func set(_ value: SQLiteValue, at index: Int) throws {
+    try store(value, at: index)
   }
 
-  func set<T: SQLiteValueConvertible>(converting value: T, _ key: String) throws {
-    guard let index = index(of: key) else { return }
-    try store(convert(value, key), at: index)
+  /// Writes the stored form of `value` into the column at `index`.
+  func set<T: SQLiteValueConvertible>(converting value: T, at index: Int) throws {
+    try store(convert(value, columns[index]), at: index)
   }
 
   private func convert(_ value: some SQLiteValueConvertible, _ key: String) throws
@@ -260,8 +239,10 @@ final class RowEncoder {
     }
   }
 
-  func setAny<T: Encodable>(_ value: T, _ key: String) throws {
-    guard let index = index(of: key) else { return }
+  /// Writes a value of any other type into the column at `index`: a date in the column's
+  /// format, a ``SQLiteValueConvertible`` as its stored form, anything else as JSON text.
+  func setAny<T: Encodable>(_ value: T, at index: Int) throws {
+    let key = columns[index]
     if !dateFormats.isEmpty, let format = dateFormats[index], let date = value as? Date {
       let converted: SQLiteValue
       do {
