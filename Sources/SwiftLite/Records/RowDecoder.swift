@@ -218,17 +218,17 @@ public final class RowDecoder {
 
   func decodeAny<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
     guard let index = index(of: key) else { return try missing(T.self, key.stringValue) }
-    return try decodeAny(type, key.stringValue, at: index)
+    return try decodeAny(type, at: index)
   }
 
   func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
     guard let index = index(of: key), try !row.isNullValue(at: index) else { return nil }
-    return try decodeAny(type, key.stringValue, at: index)
+    return try decodeAny(type, at: index)
   }
 
-  private func decodeAny<T: Decodable>(_ type: T.Type, _ key: String, at index: Int)
-    throws -> T
-  {
+  /// The value of the column at `index` (whose name an error gives), by its explicit
+  /// mapping or as JSON text.
+  private func decodeAny<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
     if let convertible = T.self as? any SQLiteValueConvertible.Type {
       // Row.get reports NULL, a mismatch and TEXT that is not valid UTF-8, naming the column.
       if let value = try row.get(convertible, at: index) as? T { return value }
@@ -247,9 +247,9 @@ public final class RowDecoder {
     } catch {
       throw DecodingError.dataCorrupted(
         .init(
-          codingPath: [ColumnKey(stringValue: key)],
+          codingPath: [ColumnKey(stringValue: layout.names[index])],
           debugDescription:
-            "column '\(key)': the JSON text does not decode as \(T.self)",
+            "column '\(layout.names[index])': the JSON text does not decode as \(T.self)",
           underlyingError: error))
     }
   }

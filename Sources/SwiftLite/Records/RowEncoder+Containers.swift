@@ -27,7 +27,7 @@ extension RowEncoder {
     let reference: Reference
     var codingPath: [any CodingKey] { [] }
     mutating func encodeNil(forKey key: Key) throws {
-      try write(key) { try $0.set(.null, at: $1) }
+      try write(key) { try $0.store(.null, at: $1) }
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
       try write(key) { try $0.setInteger(value ? 1 : 0, at: $1) }

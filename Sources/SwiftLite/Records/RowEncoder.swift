@@ -205,7 +205,8 @@ final class RowEncoder {
     }
   }
 
-  private func store(_ value: SQLiteValue, at index: Int) throws {
+  /// Writes `value` into the column at `index`.
+  func store(_ value: SQLiteValue, at index: Int) throws {
     if target != nil {
       marks?.mark(index)
       // Optional chaining borrows the statement; `if let` would retain it per column.
@@ -215,17 +216,13 @@ final class RowEncoder {
     }
   }
 
-  /// Writes `value` into the column at `index`.
-  func set(_ value: SQLiteValue, at index: Int) throws {
-    try store(value, at: index)
-  }
-
   /// Writes the stored form of `value` into the column at `index`.
   func set<T: SQLiteValueConvertible>(converting value: T, at index: Int) throws {
-    try store(convert(value, columns[index]), at: index)
+    try store(convert(value, at: index), at: index)
   }
 
-  private func convert(_ value: some SQLiteValueConvertible, _ key: String) throws
+  /// The stored form of `value`, for the column at `index`, which an error names.
+  private func convert(_ value: some SQLiteValueConvertible, at index: Int) throws
     -> SQLiteValue
   {
     do {
@@ -234,15 +231,14 @@ final class RowEncoder {
       throw EncodingError.invalidValue(
         value,
         .init(
-          codingPath: [ColumnKey(stringValue: key)],
-          debugDescription: "column '\(key)': \(error.message)"))
+          codingPath: [ColumnKey(stringValue: columns[index])],
+          debugDescription: "column '\(columns[index])': \(error.message)"))
     }
   }
 
   /// Writes a value of any other type into the column at `index`: a date in the column's
   /// format, a ``SQLiteValueConvertible`` as its stored form, anything else as JSON text.
   func setAny<T: Encodable>(_ value: T, at index: Int) throws {
-    let key = columns[index]
     if !dateFormats.isEmpty, let format = dateFormats[index], let date = value as? Date {
       let converted: SQLiteValue
       do {
@@ -251,14 +247,14 @@ final class RowEncoder {
         throw EncodingError.invalidValue(
           date,
           .init(
-            codingPath: [ColumnKey(stringValue: key)],
-            debugDescription: "column '\(key)': \(error.message)"))
+            codingPath: [ColumnKey(stringValue: columns[index])],
+            debugDescription: "column '\(columns[index])': \(error.message)"))
       }
       try store(converted, at: index)
       return
     }
     if let convertible = value as? any SQLiteValueConvertible {
-      try store(convert(convertible, key), at: index)
+      try store(convert(convertible, at: index), at: index)
       return
     }
     if let optional = value as? any OptionalValue, optional.isNil {
@@ -273,8 +269,9 @@ final class RowEncoder {
       throw EncodingError.invalidValue(
         value,
         .init(
-          codingPath: [ColumnKey(stringValue: key)],
-          debugDescription: "column '\(key)': not JSON-encodable", underlyingError: error))
+          codingPath: [ColumnKey(stringValue: columns[index])],
+          debugDescription: "column '\(columns[index])': not JSON-encodable", underlyingError: error
+        ))
     }
     try store(.text(text), at: index)
   }
