@@ -14,14 +14,7 @@ extension Migrator {
     -> [String]
   {
     try database.writeWithoutTransaction { db in
-      if reclaimsSpace, let pool = database as? DatabasePool, pool.readerCount > 0,
-        try !pending(db, upTo: target).isEmpty
-      {
-        throw MigratorError.cannotReclaimSpace(
-          reason: "the DatabasePool has \(pool.readerCount) reader connection(s) open; "
-            + "migrate at launch (DatabasePool(path:preparation:)), before the first read")
-      }
-      return try migrate(db, upTo: target)
+      try migrate(db, of: database, upTo: target)
     }
   }
 
@@ -34,7 +27,25 @@ extension Migrator {
   public func migrate(_ database: some DatabaseAccess, upTo target: String? = nil) async throws
     -> [String]
   {
-    try await database.writeWithoutTransaction { db in try self.migrate(db, upTo: target) }
+    try await database.writeWithoutTransaction { db in
+      try self.migrate(db, of: database, upTo: target)
+    }
+  }
+
+  /// The migrations of either form of `migrate(_:upTo:)` on `database`'s writing connection
+  /// `db`: a pool with readers open cannot reclaim space (VACUUM needs every other connection
+  /// closed), so that is refused before any migration runs.
+  private func migrate(_ db: Connection, of database: some DatabaseAccess, upTo target: String?)
+    throws -> [String]
+  {
+    if reclaimsSpace, let pool = database as? DatabasePool, pool.readerCount > 0,
+      try !pending(db, upTo: target).isEmpty
+    {
+      throw MigratorError.cannotReclaimSpace(
+        reason: "the DatabasePool has \(pool.readerCount) reader connection(s) open; "
+          + "migrate at launch (DatabasePool(path:preparation:)), before the first read")
+    }
+    return try migrate(db, upTo: target)
   }
 
   /// The migrations the database records as applied, read in a `read` of the queue or pool.

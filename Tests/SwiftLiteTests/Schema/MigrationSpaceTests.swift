@@ -141,6 +141,35 @@ final class MigrationSpaceTests: SQLiteTestCase {
     XCTAssertEqual(try migrator.migrate(pool), ["t"])
   }
 
+  /// The async form refuses the same way, and applies nothing.
+  func testTheAsyncMigrateRefusesToReclaimSpaceWithReadersOpen() throws {
+    try db.close()
+    db = nil
+    let pool = try DatabasePool(path: databasePath)
+    defer { try? pool.close() }
+    _ = try pool.read { db in try db.scalar(Int.self, "SELECT 1") }
+    var migrator = Migrator()
+    migrator.reclaimsSpace = true
+    migrator.register("t") { db in try db.execute("CREATE TABLE t(x)") }
+    let reclaiming = migrator
+    let outcome = try resultOfTask { () async -> String in
+      do {
+        return "applied \(try await reclaiming.migrate(pool))"
+      } catch MigratorError.cannotReclaimSpace(let reason) {
+        return reason.contains("reader") ? "refused" : reason
+      } catch {
+        return "\(error)"
+      }
+    }
+    XCTAssertEqual(outcome, "refused")
+    XCTAssertEqual(try migrator.pendingMigrations(pool), ["t"])
+    XCTAssertEqual(
+      try pool.read { db in
+        try db.scalar(Int.self, "SELECT count(*) FROM sqlite_schema WHERE name = 't'")
+      },
+      0)
+  }
+
   /// At launch no reader is open yet: a pool prepared by a reclaiming migrator vacuums.
   func testAPoolPreparedAtLaunchReclaimsSpace() throws {
     try fill(1_000)
