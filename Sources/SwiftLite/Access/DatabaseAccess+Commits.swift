@@ -29,6 +29,27 @@ extension DatabaseAccess {
     return try writingDatabase.addCommitListener(listener)
   }
 
+  /// Registers a listener as ``addCommitListener(_:)`` does, without waiting for the
+  /// writer: it hears commits once ``turnOnChangeTracking()`` has returned.
+  /// - Returns: the id to pass to ``removeCommitListener(_:)``.
+  /// - Throws: as ``addCommitListener(_:)``.
+  func addCommitListenerWithoutTracking(
+    _ listener: @escaping @Sendable (CommittedChanges) -> Void
+  ) throws -> UInt64 {
+    guard let writingDatabase else { throw cannotReportCommits }
+    return try writingDatabase.addCommitListenerWithoutTracking(listener)
+  }
+
+  /// Makes the writer track what its transactions change, so that the listeners hear its
+  /// commits, the task suspended (no thread held) while it waits for the writer; returns at
+  /// once when tracking is on already.
+  /// - Throws: `SQLiteError` `.misuse` once closed; `CancellationError` when the task is
+  ///   cancelled first.
+  func turnOnChangeTracking() async throws {
+    guard let writingDatabase else { throw cannotReportCommits }
+    try await writingDatabase.turnOnChangeTracking()
+  }
+
   /// The error of a conforming type other than ``DatabaseQueue`` and ``DatabasePool``.
   private var cannotReportCommits: SQLiteError {
     SQLiteError.misuse(

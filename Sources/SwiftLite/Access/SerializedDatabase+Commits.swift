@@ -15,16 +15,32 @@ extension SerializedDatabase {
   func addCommitListener(_ listener: @escaping @Sendable (CommittedChanges) -> Void) throws
     -> UInt64
   {
+    let id = try addCommitListenerWithoutTracking(listener)
+    if !tracksChanges.load(ordering: .acquiring) {
+      do {
+        try turnOnChangeTracking()
+      } catch {
+        removeCommitListener(id)
+        throw error
+      }
+    }
+    return id
+  }
+
+  /// Registers `listener` as ``addCommitListener(_:)`` does, without waiting for anything:
+  /// it hears commits once change tracking is on, which the caller makes sure of with
+  /// `turnOnChangeTracking() async` before it relies on them (before its first read).
+  /// - Returns: the id that ``removeCommitListener(_:)`` takes.
+  /// - Throws: `.misuse` once closed; `.readOnly` for a reader.
+  func addCommitListenerWithoutTracking(
+    _ listener: @escaping @Sendable (CommittedChanges) -> Void
+  ) throws -> UInt64 {
     if role == .reader {
       throw SQLiteError(
         extendedCode: .readOnly, message: "a reader connection of a \(ownerName) has no commits")
     }
-    if tracksChanges.load(ordering: .acquiring) {
-      if hasClosed.load(ordering: .acquiring) {
-        throw SQLiteError.misuse("the \(ownerName) is closed")
-      }
-    } else {
-      try turnOnChangeTracking()
+    if hasClosed.load(ordering: .acquiring) {
+      throw SQLiteError.misuse("the \(ownerName) is closed")
     }
     return commitListeners.withLock { listeners in
       listeners.nextID += 1
@@ -45,6 +61,16 @@ extension SerializedDatabase {
         tracksChanges.store(true, ordering: .releasing)
       }
     }
+  }
+
+  /// Like ``turnOnChangeTracking()``, the task suspended while it waits for the queue;
+  /// returns at once when tracking is on already. Commits that end before it returns are
+  /// not reported: a read made after it sees them.
+  /// - Throws: `.misuse` once closed; `CancellationError` when the task is cancelled first
+  ///   (tracking is not turned on then).
+  func turnOnChangeTracking() async throws {
+    if tracksChanges.load(ordering: .acquiring) { return }
+    try await async { try self.turnOnChangeTracking() }
   }
 
   /// Unregisters a listener; unknown ids are ignored. Safe from any thread.

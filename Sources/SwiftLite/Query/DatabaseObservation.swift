@@ -34,7 +34,8 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
   let database: any DatabaseAccess
   let fetch: @Sendable (Connection) throws -> Value
 
-  /// Starts an observation: its first fetch starts now.
+  /// Starts an observation: its first fetch starts now, in a task of its own. Returns
+  /// without waiting for a connection, even while the database is busy.
   public func makeAsyncIterator() -> Iterator {
     let (stream, continuation) = AsyncThrowingStream.makeStream(
       of: Value.self, bufferingPolicy: .bufferingNewest(1))

@@ -45,13 +45,15 @@ final class ObservationRunner<Value: Sendable>: Sendable {
 
   deinit { ObservationCounter.live.subtract(1, ordering: .relaxed) }
 
-  /// Listens to commits, then fetches the first value in a task. The listener comes first,
-  /// so no commit can fall between the first fetch and the listening. Only the first
-  /// listener of a connection waits for its writer (to turn change tracking on).
+  /// Listens to commits, then fetches the first value in a task; waits for nothing. The
+  /// first fetch comes after change tracking is on (see ``run()``), so no commit can fall
+  /// between the first fetch and the listening.
   func start() {
     let id: UInt64
     do {
-      id = try database.addCommitListener { [weak self] changes in self?.changed(changes) }
+      id = try database.addCommitListenerWithoutTracking { [weak self] changes in
+        self?.changed(changes)
+      }
     } catch {
       fail(error)
       return
@@ -110,12 +112,16 @@ final class ObservationRunner<Value: Sendable>: Sendable {
     if cancelled { task.cancel() }
   }
 
-  /// Fetches until no commit asked for another fetch meanwhile.
+  /// Fetches until no commit asked for another fetch meanwhile. The first run of the first
+  /// listener of a queue or pool turns the writer's change tracking on before it fetches,
+  /// suspended while the writer is busy: a commit that ends before tracking is on is not
+  /// reported, and the fetch after it sees it.
   private func run() async {
     while true {
       if state.withLock({ $0.isCancelled }) { return }
       let result: Result<(Value, Set<String>), any Error>
       do {
+        try await database.turnOnChangeTracking()
         // Commits of other connections and processes are reported first (to every
         // listener): the read below sees them, and those reported up to here need no
         // fetch after it.
