@@ -9,64 +9,39 @@ import XCTest
 final class ObservationStartTests: TemporaryDirectoryTestCase {
   /// The write holds the writer and waits (bounded, only so that the test ends) for the
   /// observer task to signal that `makeAsyncIterator()` returned: it returns while the
-  /// writer is busy, and the first value comes once the write ends.
+  /// writer is busy, and the first value comes once the write ends. For a queue and a pool.
   func testStartingTheFirstObservationDoesNotWaitForABusyWriter() throws {
-    let queue = try DatabaseQueue(path: path("queue.sqlite"))
-    try queue.write { db in try db.execute("CREATE TABLE item(x)") }
-    let writeStarted = DispatchSemaphore(value: 0)
-    let iteratorMade = DispatchSemaphore(value: 0)
-    let madeDuringWrite = Locked(false)
-    let write = Task {
-      try await queue.write { _ in
-        writeStarted.signal()
-        let made = iteratorMade.wait(timeout: .now() + 10) == .success
-        madeDuringWrite.mutate { $0 = made }
+    for database in try [
+      DatabaseQueue(path: path("queue.sqlite")) as any DatabaseAccess,
+      DatabasePool(path: path("pool.sqlite")),
+    ] {
+      try database.write { db in try db.execute("CREATE TABLE item(x)") }
+      let writeStarted = DispatchSemaphore(value: 0)
+      let iteratorMade = DispatchSemaphore(value: 0)
+      let madeDuringWrite = Locked(false)
+      let write = Task {
+        try await database.write { _ in
+          writeStarted.signal()
+          let made = iteratorMade.wait(timeout: .now() + 10) == .success
+          madeDuringWrite.mutate { $0 = made }
+        }
       }
-    }
-    writeStarted.wait()
-    let observer = Task { () async throws -> Int in
-      var iterator = queue.observe { db in
-        try db.scalar(Int.self, "SELECT count(*) FROM item") ?? 0
-      }.makeAsyncIterator()
-      iteratorMade.signal()
-      return try await iterator.next() ?? -1
-    }
-    try resultOfTask { try await write.value }
-    XCTAssertTrue(
-      madeDuringWrite.value,
-      "starting an observation blocked its task's thread until the writer was free")
-    XCTAssertEqual(try resultOfTask { try await observer.value }, 0)
-    try queue.close()
-  }
-
-  /// The same through a pool.
-  func testStartingTheFirstPoolObservationDoesNotWaitForABusyWriter() throws {
-    let pool = try DatabasePool(path: path("pool.sqlite"))
-    try pool.write { db in try db.execute("CREATE TABLE item(x)") }
-    let writeStarted = DispatchSemaphore(value: 0)
-    let iteratorMade = DispatchSemaphore(value: 0)
-    let madeDuringWrite = Locked(false)
-    let write = Task {
-      try await pool.write { _ in
-        writeStarted.signal()
-        let made = iteratorMade.wait(timeout: .now() + 10) == .success
-        madeDuringWrite.mutate { $0 = made }
+      writeStarted.wait()
+      let observer = Task { () async throws -> Int in
+        var iterator = database.observe { db in
+          try db.scalar(Int.self, "SELECT count(*) FROM item") ?? 0
+        }.makeAsyncIterator()
+        iteratorMade.signal()
+        return try await iterator.next() ?? -1
       }
+      try resultOfTask { try await write.value }
+      XCTAssertTrue(
+        madeDuringWrite.value,
+        "starting an observation on \(type(of: database)) blocked its task's thread until the "
+          + "writer was free")
+      XCTAssertEqual(try resultOfTask { try await observer.value }, 0)
+      try database.close()
     }
-    writeStarted.wait()
-    let observer = Task { () async throws -> Int in
-      var iterator = pool.observe { db in
-        try db.scalar(Int.self, "SELECT count(*) FROM item") ?? 0
-      }.makeAsyncIterator()
-      iteratorMade.signal()
-      return try await iterator.next() ?? -1
-    }
-    try resultOfTask { try await write.value }
-    XCTAssertTrue(
-      madeDuringWrite.value,
-      "starting an observation blocked its task's thread until the writer was free")
-    XCTAssertEqual(try resultOfTask { try await observer.value }, 0)
-    try pool.close()
   }
 
   /// A commit made after the iterator is created, before change tracking is on (the busy

@@ -122,14 +122,9 @@ final class MigrationSpaceTests: SQLiteTestCase {
   }
 
   func testAPoolWithOpenReadersRefusesToReclaimSpace() throws {
-    try db.close()
-    db = nil
-    let pool = try DatabasePool(path: databasePath)
+    let pool = try poolWithAReaderOpen()
     defer { try? pool.close() }
-    _ = try pool.read { db in try db.scalar(Int.self, "SELECT 1") }
-    var migrator = Migrator()
-    migrator.reclaimsSpace = true
-    migrator.register("t") { db in try db.execute("CREATE TABLE t(x)") }
+    var migrator = Self.reclaimingMigrator()
     XCTAssertThrowsError(try migrator.migrate(pool)) { error in
       guard case MigratorError.cannotReclaimSpace(let reason) = error else {
         return XCTFail("unexpected \(error)")
@@ -143,15 +138,9 @@ final class MigrationSpaceTests: SQLiteTestCase {
 
   /// The async form refuses the same way, and applies nothing.
   func testTheAsyncMigrateRefusesToReclaimSpaceWithReadersOpen() throws {
-    try db.close()
-    db = nil
-    let pool = try DatabasePool(path: databasePath)
+    let pool = try poolWithAReaderOpen()
     defer { try? pool.close() }
-    _ = try pool.read { db in try db.scalar(Int.self, "SELECT 1") }
-    var migrator = Migrator()
-    migrator.reclaimsSpace = true
-    migrator.register("t") { db in try db.execute("CREATE TABLE t(x)") }
-    let reclaiming = migrator
+    let reclaiming = Self.reclaimingMigrator()
     let outcome = try resultOfTask { () async -> String in
       do {
         return "applied \(try await reclaiming.migrate(pool))"
@@ -162,7 +151,7 @@ final class MigrationSpaceTests: SQLiteTestCase {
       }
     }
     XCTAssertEqual(outcome, "refused")
-    XCTAssertEqual(try migrator.pendingMigrations(pool), ["t"])
+    XCTAssertEqual(try reclaiming.pendingMigrations(pool), ["t"])
     XCTAssertEqual(
       try pool.read { db in
         try db.scalar(Int.self, "SELECT count(*) FROM sqlite_schema WHERE name = 't'")
@@ -183,5 +172,22 @@ final class MigrationSpaceTests: SQLiteTestCase {
     let pool = try DatabasePool(path: databasePath, preparation: migrator)
     defer { try? pool.close() }
     XCTAssertEqual(try pool.read { db in try db.scalar(Int.self, "PRAGMA freelist_count") }, 0)
+  }
+
+  /// A pool on the test's file, its connection closed first, with one reader open.
+  private func poolWithAReaderOpen() throws -> DatabasePool {
+    try db.close()
+    db = nil
+    let pool = try DatabasePool(path: databasePath)
+    _ = try pool.read { db in try db.scalar(Int.self, "SELECT 1") }
+    return pool
+  }
+
+  /// A migrator that reclaims space, with one migration "t" that makes table `t`.
+  private static func reclaimingMigrator() -> Migrator {
+    var migrator = Migrator()
+    migrator.reclaimsSpace = true
+    migrator.register("t") { db in try db.execute("CREATE TABLE t(x)") }
+    return migrator
   }
 }
